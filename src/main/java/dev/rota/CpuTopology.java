@@ -263,8 +263,10 @@ public final class CpuTopology {
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("%d CPUs (%s) on %d cores, packages %s, NUMA nodes %s%n",
-                cpus.size(), describe(allowed), cores().size(), known(packages()), known(numaNodes())));
+        int coreCount = cores().size();
+        out.append(String.format("%d CPU%s (%s) on %d core%s, packages %s, NUMA nodes %s%n",
+                cpus.size(), cpus.size() == 1 ? "" : "s", describe(allowed), coreCount, coreCount == 1 ? "" : "s",
+                known(packages()), known(numaNodes())));
         out.append(String.format("%5s %5s %8s %5s %5s  %s%n", "cpu", "core", "package", "node", "llc", "siblings"));
         for (Cpu cpu : cpus) {
             BitSet siblings = new BitSet();

@@ -33,7 +33,8 @@ final class LinuxAffinity implements Affinity {
      * EINVAL: so the mask starts at max(1024, highest possible CPU + 1) bits and doubles on EINVAL.
      *
      * Thread safety: every call allocates its own mask and errno segment in a confined arena; the
-     * only shared mutable state is maskBits, which only grows and is merely a starting size hint.
+     * only shared mutable state is maskBits, which only grows (under the monitor) and is merely a
+     * starting size: a stale read costs one more EINVAL retry, never a wrong answer.
      */
     private static final int MIN_MASK_BITS = 1024;      // glibc's CPU_SETSIZE
     private static final int MAX_MASK_BITS = 1 << 20;   // = CpuList.MAX_CPU + 1
@@ -47,40 +48,69 @@ final class LinuxAffinity implements Affinity {
     private static final Map<Integer, String> ERRNO_NAMES =
             Map.of(EPERM, "EPERM", ESRCH, "ESRCH", EFAULT, "EFAULT", EINVAL, "EINVAL");
 
-    private final MethodHandle getAffinity; // int (errno*, int pid, long size, void* mask)
-    private final MethodHandle setAffinity; // int (errno*, int pid, long size, void* mask)
-    private final MethodHandle getCpu;      // int ()
-    private final VarHandle errno;
-    private final MemoryLayout callState;
     private volatile int maskBits;
 
-    private LinuxAffinity(MethodHandle getAffinity, MethodHandle setAffinity, MethodHandle getCpu,
-                          int maskBits) {
-        this.getAffinity = getAffinity;
-        this.setAffinity = setAffinity;
-        this.getCpu = getCpu;
-        this.callState = Linker.Option.captureStateLayout();
-        this.errno = callState.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private LinuxAffinity(int maskBits) {
         this.maskBits = maskBits;
     }
 
     /**
-     * Links the three functions. Calls restricted methods: only for a module with native access.
+     * Links the three functions (on first use) and sizes the CPU mask from {@code possibleCpusFile}.
+     * Calls restricted methods: only for a module with native access.
      *
      * @throws UnsupportedOperationException when the C library lacks one of them, or FFM does not
      *                                       support this platform
+     * @throws ExceptionInInitializerError   wrapping one of those, where linking failed before
      */
     static LinuxAffinity link(Path possibleCpusFile) {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        Linker.Option errnoCapture = Linker.Option.captureCallState("errno");
-        FunctionDescriptor affinityCall = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
-        MethodHandle get = linker.downcallHandle(find(libc, "sched_getaffinity"), affinityCall, errnoCapture);
-        MethodHandle set = linker.downcallHandle(find(libc, "sched_setaffinity"), affinityCall, errnoCapture);
-        // sched_getcpu neither blocks nor calls back into Java: a critical call is safe and cheap.
-        MethodHandle cpu = linker.downcallHandle(find(libc, "sched_getcpu"), FunctionDescriptor.of(JAVA_INT),
-                Linker.Option.critical(false));
-        return new LinuxAffinity(get, set, cpu, initialMaskBits(possibleCpusFile));
+        try {
+            Libc.link();
+        } catch (ExceptionInInitializerError e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        return new LinuxAffinity(initialMaskBits(possibleCpusFile));
+    }
+
+    /**
+     * The downcall handles, in static finals so that the JIT can inline the calls. Initialised only
+     * through {@link #link}, hence only after native access was confirmed.
+     */
+    private static final class Libc {
+        static final MethodHandle GET_AFFINITY; // int (errno*, int pid, size_t size, cpu_set_t* mask)
+        static final MethodHandle SET_AFFINITY; // int (errno*, int pid, size_t size, const cpu_set_t* mask)
+        static final MethodHandle GET_CPU;      // int ()
+        static final MemoryLayout CALL_STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+        static {
+            Linker linker = Linker.nativeLinker();
+            if (linker.canonicalLayouts().get("size_t").byteSize() != Long.BYTES) {
+                throw new UnsupportedOperationException("CPU pinning needs a 64-bit C library (size_t of 8 bytes)");
+            }
+            SymbolLookup libc = linker.defaultLookup();
+            Linker.Option errnoCapture = Linker.Option.captureCallState("errno");
+            FunctionDescriptor affinityCall = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
+            GET_AFFINITY = downcall(linker, find(libc, "sched_getaffinity"), affinityCall, errnoCapture);
+            SET_AFFINITY = downcall(linker, find(libc, "sched_setaffinity"), affinityCall, errnoCapture);
+            // sched_getcpu neither blocks nor calls back into Java: a critical call is safe and cheaper.
+            GET_CPU = downcall(linker, find(libc, "sched_getcpu"), FunctionDescriptor.of(JAVA_INT),
+                    Linker.Option.critical(false));
+        }
+
+        private Libc() {}
+
+        static void link() {
+            // Touching the class runs the static initialiser once.
+        }
+
+        @SuppressWarnings("restricted") // reached only after AffinityHolder confirmed native access
+        private static MethodHandle downcall(Linker linker, MemorySegment symbol, FunctionDescriptor descriptor,
+                                             Linker.Option... options) {
+            return linker.downcallHandle(symbol, descriptor, options);
+        }
     }
 
     private static MemorySegment find(SymbolLookup libc, String name) {
@@ -103,15 +133,15 @@ final class LinuxAffinity implements Affinity {
     @Override
     public BitSet allowedCpus() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(callState);
+            MemorySegment state = arena.allocate(Libc.CALL_STATE);
             while (true) {
                 int bits = maskBits;
                 MemorySegment mask = arena.allocate(bits / Byte.SIZE, Long.BYTES);
-                int rc = (int) getAffinity.invokeExact(state, 0, mask.byteSize(), mask);
+                int rc = (int) Libc.GET_AFFINITY.invokeExact(state, 0, mask.byteSize(), mask);
                 if (rc == 0) {
                     return BitSet.valueOf(mask.toArray(JAVA_LONG));
                 }
-                int error = (int) errno.get(state, 0L);
+                int error = (int) Libc.ERRNO.get(state, 0L);
                 if (error != EINVAL || bits >= MAX_MASK_BITS) {
                     throw new IllegalStateException("sched_getaffinity with a " + bits + "-bit mask failed with "
                             + describeErrno(error));
@@ -128,7 +158,7 @@ final class LinuxAffinity implements Affinity {
     @Override
     public int currentCpu() {
         try {
-            return (int) getCpu.invokeExact();
+            return (int) Libc.GET_CPU.invokeExact();
         } catch (Throwable t) {
             throw new IllegalStateException("sched_getcpu could not be called", t);
         }
@@ -185,12 +215,12 @@ final class LinuxAffinity implements Affinity {
     private int setAffinity(BitSet cpus) {
         int bits = Math.max(maskBits, roundUpToLongs(cpus.length()));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(callState);
+            MemorySegment state = arena.allocate(Libc.CALL_STATE);
             MemorySegment mask = arena.allocate(bits / Byte.SIZE, Long.BYTES);
             long[] words = cpus.toLongArray();
             MemorySegment.copy(words, 0, mask, JAVA_LONG, 0, words.length);
-            int rc = (int) setAffinity.invokeExact(state, 0, mask.byteSize(), mask);
-            return rc == 0 ? 0 : (int) errno.get(state, 0L);
+            int rc = (int) Libc.SET_AFFINITY.invokeExact(state, 0, mask.byteSize(), mask);
+            return rc == 0 ? 0 : (int) Libc.ERRNO.get(state, 0L);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -176,13 +176,22 @@ final class LinuxAffinity implements Affinity {
         if (Thread.currentThread().isVirtual()) {
             return PinResult.failure(cpu, "a virtual thread cannot be pinned (it would pin its carrier)");
         }
+        try {
+            return pin(cpu);
+        } catch (RuntimeException unexpected) {
+            return PinResult.failure(cpu, "pinning to CPU " + cpu + " failed: " + unexpected.getMessage());
+        }
+    }
+
+    private PinResult pin(int cpu) {
         BitSet before = allowedCpus();
         BitSet target = new BitSet();
         target.set(cpu);
         int error = setAffinity(target);
         if (error != 0) {
             String hint = error == EINVAL
-                    ? ": the CPU is offline, absent, or outside this process's allowed CPUs " + CpuList.format(before)
+                    ? ": the CPU is offline, absent, or outside this process's cpuset (this thread may use CPUs "
+                            + CpuList.format(before) + ")"
                     : "";
             return PinResult.failure(cpu, "sched_setaffinity to CPU " + cpu + " failed with "
                     + describeErrno(error) + hint);

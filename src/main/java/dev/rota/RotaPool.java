@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Pinning needs native access: run with {@code --enable-native-access=dev.rota} (or
  * {@code ALL-UNNAMED} on the class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable
- * jar's manifest). Without it, or where the kernel refuses, the pool runs unpinned, says so once
- * through {@link System.Logger}, and {@link #topology()} reports it.
+ * jar's manifest). Without it the pool runs unpinned and {@link #topology()} says why; nothing is
+ * printed unless pinning was asked for explicitly with {@code pinning(true)}. Where the kernel refuses
+ * to pin, the pool runs unpinned and says so once through {@link System.Logger} at WARNING.
  */
 public final class RotaPool extends AbstractExecutorService implements AutoCloseable {
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
@@ -55,7 +56,8 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             stealOrder[i] = machine.stealOrder(i, cpus);
         }
         this.name = builder.name != null ? builder.name : "rota-" + POOL_NUMBER.incrementAndGet();
-        this.engine = new Engine(name, cpus, stealOrder, affinity, builder.pinning, builder.handler, builder.daemon);
+        boolean pinning = builder.pinning == null || builder.pinning;
+        this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon);
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
         for (int i = 0; i < pins.size(); i++) {
@@ -63,8 +65,8 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
         }
         this.topology = machine.withWorkers(placements);
-        if (builder.pinning) {
-            PinningLog.reportFailures(name, placements);
+        if (pinning) {
+            PinningLog.reportFailures(name, placements, builder.pinning != null);
         }
     }
 
@@ -172,7 +174,7 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
     public static final class Builder {
         private Integer workers;
         private int[] cpus;
-        private boolean pinning = true;
+        private Boolean pinning;                         // null: pin where native access allows, quietly
         private boolean daemon = true;
         private String name;
         private Thread.UncaughtExceptionHandler handler;
@@ -215,7 +217,11 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             return this;
         }
 
-        /** Whether workers pin themselves to their CPUs (default true). */
+        /**
+         * Whether workers pin themselves to their CPUs. By default they pin where the JVM allows
+         * native access and otherwise run unpinned without a word outside {@link #topology()};
+         * {@code pinning(true)} also says, once, how to enable it.
+         */
         public Builder pinning(boolean pinning) {
             this.pinning = pinning;
             return this;

@@ -150,6 +150,15 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
         return sum;
     }
 
+    /** Times a worker went to sleep for want of work so far. */
+    public long parks() {
+        long sum = 0;
+        for (int i = 0; i < engine.workerCount(); i++) {
+            sum += engine.parks(i);
+        }
+        return sum;
+    }
+
     /** An estimate of the tasks accepted and not yet started. */
     public long queuedTasks() {
         long sum = 0;
@@ -167,7 +176,7 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
     public String toString() {
         return super.toString() + "[" + engine.stateName() + ", name = " + name + ", workers = " + workers()
                 + ", pinned = " + topology.pinned() + ", queued = " + queuedTasks()
-                + ", completed = " + completedTasks() + ", stolen = " + stolenTasks() + "]";
+                + ", completed = " + completedTasks() + ", stolen = " + stolenTasks() + ", parks = " + parks() + "]";
     }
 
     /** Builds a {@link RotaPool}; the only way to configure one. */

@@ -19,9 +19,10 @@ public interface DueTaskSink {
     /**
      * Called once, when the scheduler holds nothing any more after {@link DelayScheduler#shutdown()}
      * or {@link DelayScheduler#shutdownNow()}: every due task has been handed over, so the pool may
-     * terminate once its own queues drain. Called on whichever thread made the scheduler idle
-     * (the timer thread, a thread that cancelled the last task, or the thread that shut it down),
-     * never while the scheduler holds its lock, so it may call back into the scheduler.
+     * terminate once its own queues drain. Called on whichever thread made the scheduler idle:
+     * the timer thread, a thread that cancelled the last task, or the thread that shut it down
+     * (from inside {@code shutdown()} itself when nothing was pending). Never called while the
+     * scheduler holds its lock, so it may call back into the scheduler.
      */
     void schedulerIdle();
 }

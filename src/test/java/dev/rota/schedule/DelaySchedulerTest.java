@@ -57,7 +57,7 @@ class DelaySchedulerTest {
     @AfterEach
     void tearDown() throws InterruptedException {
         scheduler.shutdownNow();
-        sink.close();
+        sink.stop();
     }
 
     // ---- one-shot tasks ----------------------------------------------------------------------
@@ -498,6 +498,58 @@ class DelaySchedulerTest {
             assertEquals(1, runs.get(i), "task " + i + " runs");
         }
         assertEquals(0, early.get(), "tasks ran before their delay");
+    }
+
+    @Test
+    void shouldAccountForEveryTaskWhenSchedulingCancellingAndShutdownRace() throws Exception {
+        int threads = 4;
+        int tasksPerThread = 2_000;
+        int tasks = threads * tasksPerThread;
+        AtomicIntegerArray runs = new AtomicIntegerArray(tasks);
+        ScheduledFuture<?>[] futures = new ScheduledFuture<?>[tasks];
+        boolean[] periodic = new boolean[tasks];
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> schedulers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int first = t * tasksPerThread;
+            SplittableRandom random = new SplittableRandom(100 + t);
+            schedulers.add(Thread.ofPlatform().start(() -> {
+                awaitQuietly(start);
+                for (int id = first; id < first + tasksPerThread; id++) {
+                    int task = id;
+                    long delayMicros = random.nextLong(5_000);
+                    periodic[id] = random.nextInt(4) == 0;
+                    futures[id] = periodic[id]
+                            ? scheduler.scheduleAtFixedRate(() -> runs.incrementAndGet(task), delayMicros, 500,
+                                    TimeUnit.MICROSECONDS)
+                            : scheduler.schedule(() -> runs.incrementAndGet(task), delayMicros, TimeUnit.MICROSECONDS);
+                    if (random.nextInt(3) == 0) {
+                        futures[random.nextInt(first, id + 1)].cancel(random.nextBoolean());
+                    }
+                }
+            }));
+        }
+        start.countDown();
+        for (Thread thread : schedulers) {
+            thread.join();
+        }
+        scheduler.shutdown();
+        assertTrue(sink.idle.await(LIVENESS_SECONDS, SECONDS), "scheduler never became idle");
+        sink.drain();   // every task handed over has now finished
+
+        assertEquals(1, sink.idleCalls.get());
+        assertEquals(0, scheduler.pendingCount());
+        for (int id = 0; id < tasks; id++) {
+            ScheduledFuture<?> future = futures[id];
+            assertTrue(future.isDone(), "task " + id + " neither ran nor was cancelled");
+            if (periodic[id]) {
+                assertTrue(future.isCancelled(), "periodic task " + id + " outlived shutdown");
+            } else if (!future.isCancelled()) {
+                assertEquals(1, runs.get(id), "one-shot task " + id + " completed normally");
+            } else {
+                assertTrue(runs.get(id) <= 1, "cancelled one-shot task " + id + " ran " + runs.get(id) + " times");
+            }
+        }
     }
 
     // ---- helpers -----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A test sink: runs due tasks on a fixed pool of two threads, or refuses them on demand. */
-final class ExecutorSink implements DueTaskSink, AutoCloseable {
+final class ExecutorSink implements DueTaskSink {
 
     enum Mode { ACCEPT, REFUSE, THROW }
 
@@ -37,8 +37,16 @@ final class ExecutorSink implements DueTaskSink, AutoCloseable {
         idle.countDown();
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    /** Lets every task already submitted finish, then stops the workers. */
+    void drain() throws InterruptedException {
+        workers.shutdown();
+        if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("test sink's workers did not drain");
+        }
+    }
+
+    /** Stops the workers, interrupting running tasks. */
+    void stop() throws InterruptedException {
         workers.shutdownNow();
         if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("test sink's workers did not stop");

@@ -67,7 +67,8 @@ public final class CurrencyGraph {
     private final ArrayList<ShareNode> postorder = new ArrayList<>();
     private final ArrayList<ShareNode> dfsNodes = new ArrayList<>();
     private int[] dfsNextChild = new int[16];
-    private int epoch;
+    /** Traversal stamp; a long, since an int could wrap within hours of busy activation. */
+    private long epoch;
     /** Nodes recomputed so far; lets tests check that a change touches only its sub-DAG. */
     long recomputations;
 

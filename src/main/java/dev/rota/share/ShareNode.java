@@ -10,7 +10,7 @@ public abstract sealed class ShareNode permits CurrencyNode, ClientNode {
     /** Value in base units, kept current by the graph after every operation. */
     double value;
     /** Visit stamp of the graph's traversals; equal to the graph's current epoch once visited. */
-    int visitEpoch;
+    long visitEpoch;
 
     ShareNode(CurrencyGraph graph, String name) {
         this.graph = graph;

@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * Stride scheduling: deterministic proportional share. Each competing client advances a virtual time,
  * its pass, by {@code STRIDE1 / value} per quantum of CPU time it is charged; the client with the
- * least pass runs next. Over any interval, the CPU time of two clients differs from their value ratio
- * by at most one quantum.
+ * least pass runs next. For two clients, each one's CPU time stays, at every moment, within one
+ * quantum of its value's share of their total.
  */
 public final class StrideScheduler implements ShareScheduler {
     /*
@@ -21,9 +21,9 @@ public final class StrideScheduler implements ShareScheduler {
      *   new value    : remain' = remain × stride' / stride, so a client keeps its relative position
      *
      * Fixed point and overflow:
-     *   STRIDE1 = 2^40. A value v gives stride round(2^40 / v), clamped to [1, MAX_STRIDE = 2^50]:
-     *   for v in [2^-10, 2^40] the stride is exact to one part in 2^(40 - log2 v) at least, i.e. to
-     *   better than 1e-6 for v <= 2^20 (a million base tickets). Smaller values compete as 2^-10.
+     *   STRIDE1 = 2^40. A value v gives stride round(2^40 / v), clamped to [1, MAX_STRIDE = 2^50].
+     *   Rounding moves a stride by at most half a unit, a relative error of v / 2^41: below 1e-6 for
+     *   v <= 2^20 (a million base tickets). Values below 2^-10 compete as 2^-10.
      *   Charges are exact: stride × used is formed in 128 bits (MulDiv) and the remainder of the
      *   division by the quantum is carried to the client's next charge, so partial quanta lose no
      *   time. A change of value or quantum discards less than one pass unit.
@@ -39,7 +39,7 @@ public final class StrideScheduler implements ShareScheduler {
      *   leave rounding residue in the global stride.
      *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Stride Scheduling: Deterministic
-     * Proportional-Share Resource Management", MIT/LCS/TM-528, 1995, sections 2-3.
+     * Proportional-Share Resource Management", MIT/LCS/TM-528, 1995.
      */
 
     /** Pass units per quantum for a client worth one base unit. */
@@ -249,9 +249,10 @@ public final class StrideScheduler implements ShareScheduler {
 
     /** lag × newStride / oldStride, rounded toward zero and clamped to ±MAX_LAG. */
     private static long scale(long lag, long newStride, long oldStride) {
-        long magnitude = MulDiv.floor(Math.min(Math.abs(lag), MAX_LAG), newStride, 0, oldStride);
+        long bounded = clampLag(lag);
+        long magnitude = MulDiv.floor(Math.abs(bounded), newStride, 0, oldStride);
         magnitude = Math.min(magnitude, MAX_LAG);
-        return lag < 0 ? -magnitude : magnitude;
+        return bounded < 0 ? -magnitude : magnitude;
     }
 
     private static long clampLag(long lag) {

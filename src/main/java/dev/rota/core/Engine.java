@@ -55,6 +55,8 @@ public final class Engine {
     private final AtomicInteger liveWorkers;
     private final AtomicInteger parkedCount = new AtomicInteger();
     private volatile int runState = RUNNING;
+    /** Task groups' queues and the like; null until installed. Written once (see setWorkSource). */
+    private volatile WorkSource workSource;
 
     /**
      * @param cpus     the CPU of each worker, in worker order
@@ -129,6 +131,34 @@ public final class Engine {
         return Thread.currentThread() instanceof WorkerThread wt && wt.worker.engine == this ? wt.worker : null;
     }
 
+    /**
+     * Installs the pool's {@link WorkSource}; at most once, before or while running.
+     *
+     * @throws IllegalStateException if one is installed already
+     */
+    public void setWorkSource(WorkSource source) {
+        synchronized (this) {
+            if (workSource != null) {
+                throw new IllegalStateException("work source already installed");
+            }
+            workSource = source;
+        }
+        if (runState >= SHUTDOWN) {
+            source.close();
+        }
+    }
+
+    WorkSource workSource() {
+        return workSource;
+    }
+
+    /** Called after work is offered to the {@link WorkSource}: wakes a parked worker if any (W3). */
+    public void signalWork() {
+        if (parkedCount.get() != 0) {
+            signalWork(workers[ThreadLocalRandom.current().nextInt(workers.length)]);
+        }
+    }
+
     /** Wakes one parked worker, preferring {@code near}, when any is parked. */
     void signalWork(Worker near) {
         if (parkedCount.get() == 0) {
@@ -188,6 +218,10 @@ public final class Engine {
                 return false;
             }
         }
+        WorkSource source = workSource;
+        if (source != null && (!source.isDrained() || source.hasWork())) {
+            return false;
+        }
         for (Worker w : workers) {
             if (w.inbox.hasWork() || !w.deque.isEmpty()) {
                 return false;
@@ -203,7 +237,8 @@ public final class Engine {
         }
     }
 
-    void reportUncaught(Thread thread, Throwable failure) {
+    /** Hands {@code failure}, escaping a task run on {@code thread}, to the thread's handler. */
+    public void reportUncaught(Thread thread, Throwable failure) {
         try {
             Thread.UncaughtExceptionHandler h = thread.getUncaughtExceptionHandler();
             h.uncaughtException(thread, failure);
@@ -219,6 +254,10 @@ public final class Engine {
         for (Worker w : workers) {
             w.inbox.gate().close();                      // E1
         }
+        WorkSource source = workSource;
+        if (source != null) {
+            source.close();
+        }
         wakeAll();
     }
 
@@ -228,12 +267,22 @@ public final class Engine {
         for (Worker w : workers) {
             w.inbox.gate().close();
         }
+        WorkSource source = workSource;
+        if (source != null) {
+            source.close();
+        }
         for (Worker w : workers) {
             while (!w.inbox.gate().isDrained()) {
                 Thread.onSpinWait();                     // producers leave the gate in a few instructions
             }
         }
+        while (source != null && !source.isDrained()) {
+            Thread.onSpinWait();
+        }
         List<Runnable> pending = new ArrayList<>();
+        if (source != null) {
+            source.drainTo(pending);
+        }
         for (Worker w : workers) {
             while (!w.inbox.tryAcquireConsumer()) {
                 Thread.yield();                          // held only while a worker moves one batch; never released again

@@ -139,6 +139,10 @@ final class Worker implements Runnable {
         if (task != null) {
             return task;
         }
+        WorkSource source = engine.workSource();
+        if (source != null && (task = source.poll(index, cpu)) != null) {
+            return task;
+        }
         return steal();
     }
 
@@ -201,6 +205,10 @@ final class Worker implements Runnable {
     /** True when any queue this worker could take from holds a task (volatile reads only). */
     boolean seesWork() {
         if (!deque.isEmpty() || inbox.hasWork()) {
+            return true;
+        }
+        WorkSource source = engine.workSource();
+        if (source != null && source.hasWork()) {
             return true;
         }
         for (Worker victim : victims) {

@@ -7,7 +7,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import dev.rota.schedule.DelayScheduler;
+import dev.rota.schedule.DueTaskSink;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,12 +43,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * printed unless pinning was asked for explicitly with {@code pinning(true)}. Where the kernel refuses
  * to pin, the pool runs unpinned and says so once through {@link System.Logger} at WARNING.
  */
-public final class RotaPool extends AbstractExecutorService implements AutoCloseable {
+public final class RotaPool extends AbstractExecutorService implements ScheduledExecutorService, AutoCloseable {
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
     private final String name;
     private final Engine engine;
     private final CpuTopology topology;
+    /*
+     * Delayed tasks: one timer per pool (see DelayScheduler). shutdown() first stops this pool
+     * from accepting tasks (shutdownRequested), then shuts the scheduler down; the engine itself is
+     * shut down only when the scheduler reports itself idle, so that delayed one-shot tasks still
+     * find running workers when they come due (ScheduledThreadPoolExecutor's default policy).
+     */
+    private final DelayScheduler scheduler;
+    private volatile boolean shutdownRequested;
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -65,6 +79,7 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
         }
         this.topology = machine.withWorkers(placements);
+        this.scheduler = new DelayScheduler(new DueTasks(), name + "-timer");
         if (pinning) {
             PinningLog.reportFailures(name, placements, builder.pinning != null);
         }
@@ -90,23 +105,38 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
      */
     @Override
     public void execute(Runnable task) {
-        engine.execute(Objects.requireNonNull(task, "task"));
+        Objects.requireNonNull(task, "task");
+        if (shutdownRequested) {
+            throw new RejectedExecutionException("pool " + name + " is shut down: task rejected: " + task);
+        }
+        engine.execute(task);
     }
 
+    /**
+     * Accepts no new tasks; tasks already accepted still run, and so do delayed one-shot tasks when
+     * they come due. Periodic tasks are cancelled. The pool terminates when all of them are done.
+     */
     @Override
     public void shutdown() {
-        engine.shutdown();
+        shutdownRequested = true;
+        scheduler.shutdown();                            // calls DueTasks.schedulerIdle(), now or later
     }
 
-    /** Interrupts running tasks and returns, exactly once each, the tasks that never started. */
+    /**
+     * Interrupts running tasks and returns, exactly once each, the tasks that never started,
+     * delayed tasks included (cancelled, so that their futures complete).
+     */
     @Override
     public List<Runnable> shutdownNow() {
-        return engine.shutdownNow();
+        shutdownRequested = true;
+        List<Runnable> neverStarted = new ArrayList<>(engine.shutdownNow());
+        neverStarted.addAll(scheduler.shutdownNow());
+        return neverStarted;
     }
 
     @Override
     public boolean isShutdown() {
-        return engine.isShutdown();
+        return shutdownRequested || engine.isShutdown();
     }
 
     @Override
@@ -118,6 +148,48 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
         return engine.awaitTermination(timeout, unit);
+    }
+
+    // ---- ScheduledExecutorService -------------------------------------------------------------
+
+    /** Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}. */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        return scheduler.schedule(command, delay, unit);
+    }
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        return scheduler.schedule(callable, delay, unit);
+    }
+
+    /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        return scheduler.scheduleAtFixedRate(command, initialDelay, period, unit);
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        return scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit);
+    }
+
+    /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */
+    private final class DueTasks implements DueTaskSink {
+        @Override
+        public boolean submitDue(Runnable task) {
+            try {
+                engine.execute(task);
+                return true;
+            } catch (RejectedExecutionException stopped) {
+                return false;                            // the scheduler cancels it
+            }
+        }
+
+        @Override
+        public void schedulerIdle() {
+            engine.shutdown();
+        }
     }
 
     // ---- Rota ---------------------------------------------------------------------------------

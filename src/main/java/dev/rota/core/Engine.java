@@ -261,9 +261,14 @@ public final class Engine {
         wakeAll();
     }
 
-    /** E3: returns every accepted task that no worker has taken, each exactly once. */
+    /**
+     * E3: returns every accepted task that no worker has taken, each exactly once. Only the call
+     * that moves the pool to STOP drains it; later or concurrent calls return an empty list.
+     */
     public List<Runnable> shutdownNow() {
-        advanceRunState(STOP);
+        if (!advanceRunState(STOP)) {
+            return new ArrayList<>();
+        }
         for (Worker w : workers) {
             w.inbox.gate().close();
         }
@@ -309,14 +314,16 @@ public final class Engine {
         return pending;
     }
 
-    private void advanceRunState(int target) {
+    /** Moves the run state up to {@code target}; true when this call made the move. */
+    private boolean advanceRunState(int target) {
         int s;
         do {
             s = runState;
             if (s >= target) {
-                return;
+                return false;
             }
         } while (!RUN_STATE.compareAndSet(this, s, target));
+        return true;
     }
 
     private void wakeAll() {

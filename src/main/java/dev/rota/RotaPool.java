@@ -3,6 +3,7 @@ package dev.rota;
 import dev.rota.affinity.Affinity;
 import dev.rota.affinity.PinResult;
 import dev.rota.core.Engine;
+import dev.rota.core.WorkerContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,6 +58,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     private final DelayScheduler scheduler;
     private volatile boolean shutdownRequested;
+    /** The common pool ignores shutdown, as ForkJoinPool.commonPool() does. */
+    private final boolean common;
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -69,7 +72,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         for (int i = 0; i < cpus.length; i++) {
             stealOrder[i] = machine.stealOrder(i, cpus);
         }
-        this.name = builder.name != null ? builder.name : "rota-" + POOL_NUMBER.incrementAndGet();
+        this.common = builder.common;
+        this.name = builder.name != null ? builder.name : common ? "rota-common" : "rota-" + POOL_NUMBER.incrementAndGet();
         boolean pinning = builder.pinning == null || builder.pinning;
         this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon);
         List<PinResult> pins = engine.start();
@@ -92,6 +96,40 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The pool that runs tasks forked outside any pool: one pinned worker per allowed CPU, created
+     * on first use. Like {@code ForkJoinPool.commonPool()}, it ignores {@code shutdown},
+     * {@code shutdownNow} and {@code close}, and its daemon workers never keep the JVM alive.
+     */
+    public static RotaPool commonPool() {
+        return CommonPoolHolder.POOL;
+    }
+
+    private static final class CommonPoolHolder {
+        static final RotaPool POOL = builder().common().build();
+    }
+
+    // ---- fork/join ----------------------------------------------------------------------------
+
+    /**
+     * Runs {@code task} in this pool and returns its result, rethrowing its exception as
+     * {@link RotaTask#join()} does. From a worker of this pool the task runs in the calling thread.
+     */
+    public <T> T invoke(RotaTask<T> task) {
+        Objects.requireNonNull(task, "task");
+        if (WorkerContext.isWorkerOf(engine)) {
+            return task.invoke();
+        }
+        execute(task);
+        return task.join();
+    }
+
+    /** Submits {@code task} and returns it, as {@code ForkJoinPool.submit(ForkJoinTask)} does. */
+    public <T> RotaTask<T> submit(RotaTask<T> task) {
+        execute(task);
+        return task;
     }
 
     // ---- ExecutorService ------------------------------------------------------------------------
@@ -118,6 +156,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     @Override
     public void shutdown() {
+        if (common) {
+            return;
+        }
         shutdownRequested = true;
         scheduler.shutdown();                            // calls DueTasks.schedulerIdle(), now or later
     }
@@ -128,10 +169,26 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     @Override
     public List<Runnable> shutdownNow() {
+        if (common) {
+            return new ArrayList<>();
+        }
         shutdownRequested = true;
         List<Runnable> neverStarted = new ArrayList<>(engine.shutdownNow());
+        for (Runnable task : neverStarted) {
+            if (task instanceof RotaTask<?> forked) {
+                forked.cancel(false);                    // its joiner must not wait for ever
+            }
+        }
         neverStarted.addAll(scheduler.shutdownNow());
         return neverStarted;
+    }
+
+    /** Shuts down and waits for termination, as {@code ExecutorService.close()}; no effect on the common pool. */
+    @Override
+    public void close() {
+        if (!common) {
+            super.close();
+        }
     }
 
     @Override
@@ -261,8 +318,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         private Thread.UncaughtExceptionHandler handler;
         private Affinity affinity = Affinity.system();
         private CpuTopology topology;
+        private boolean common;
 
         private Builder() {}
+
+        private Builder common() {
+            this.common = true;
+            return this;
+        }
 
         /**
          * Uses {@code n} workers on CPUs spread over distinct physical cores first (then their SMT

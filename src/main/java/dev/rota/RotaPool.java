@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Objects;
 import dev.rota.schedule.DelayScheduler;
 import dev.rota.schedule.DueTaskSink;
+import java.time.Duration;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -75,7 +77,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.common = builder.common;
         this.name = builder.name != null ? builder.name : common ? "rota-common" : "rota-" + POOL_NUMBER.incrementAndGet();
         boolean pinning = builder.pinning == null || builder.pinning;
-        this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon);
+        this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
+                builder.maxSpares, builder.spareKeepAlive.toNanos());
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
         for (int i = 0; i < pins.size(); i++) {
@@ -207,6 +210,23 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return engine.awaitTermination(timeout, unit);
     }
 
+    // ---- managed blocking ---------------------------------------------------------------------
+
+    /**
+     * Blocks in {@code blocker}, as {@code ForkJoinPool.managedBlock} does, so that existing blockers
+     * port unchanged. Called from a worker of a RotaPool, a spare thread pinned to the same CPU
+     * runs other tasks meanwhile (at most {@link Builder#maxSpareThreads} per pool; spares exit
+     * after {@link Builder#spareKeepAlive} unused). From any other thread it just blocks.
+     */
+    public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        Engine.managedBlock(blocker);
+    }
+
+    /** Spare threads alive now, standing in for blocked workers or waiting to be reused. */
+    public int spareThreads() {
+        return engine.spareThreads();
+    }
+
     // ---- ScheduledExecutorService -------------------------------------------------------------
 
     /** Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}. */
@@ -261,9 +281,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return engine.workerCount();
     }
 
-    /** Tasks run to completion (or to an exception) by all workers so far. */
+    /** Tasks run to completion (or to an exception) by all workers and spare threads so far. */
     public long completedTasks() {
-        long sum = 0;
+        long sum = engine.spareTasksRun();
         for (int i = 0; i < engine.workerCount(); i++) {
             sum += engine.tasksRun(i);
         }
@@ -319,8 +339,29 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         private Affinity affinity = Affinity.system();
         private CpuTopology topology;
         private boolean common;
+        private int maxSpares = Engine.DEFAULT_MAX_SPARES;
+        private Duration spareKeepAlive = Duration.ofNanos(Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS);
 
         private Builder() {}
+
+        /** Most spare threads standing in for workers blocked in {@link #managedBlock} (default 256). */
+        public Builder maxSpareThreads(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("maxSpareThreads must be >= 0: " + max);
+            }
+            this.maxSpares = max;
+            return this;
+        }
+
+        /** How long an unused spare thread waits to be reused before it exits (default 60 s). */
+        public Builder spareKeepAlive(Duration keepAlive) {
+            Objects.requireNonNull(keepAlive, "keepAlive");
+            if (keepAlive.isNegative() || keepAlive.isZero()) {
+                throw new IllegalArgumentException("spareKeepAlive must be positive: " + keepAlive);
+            }
+            this.spareKeepAlive = keepAlive;
+            return this;
+        }
 
         private Builder common() {
             this.common = true;

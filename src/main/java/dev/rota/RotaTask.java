@@ -70,6 +70,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     private volatile int status;
     private volatile boolean waiters;
+    /** Completions that notified waiters; under this task's monitor. For the jcstress tests. */
+    int wakeups;
     private T result;
     private Throwable failure;
 
@@ -165,9 +167,19 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         }
     }
 
+    /**
+     * Called holding this task's monitor before waiting on it: announces a waiter, then re-reads
+     * the status. True when the caller must wait (a completion after this point will notify).
+     */
+    boolean prepareToWait() {
+        waiters = true;                                  // volatile write, then volatile read: see class comment
+        return status == PENDING;
+    }
+
     private void wakeWaiters() {
         if (waiters) {
             synchronized (this) {
+                wakeups++;
                 notifyAll();
             }
         }
@@ -199,8 +211,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private void waitUninterruptibly(long nanos) {
         boolean interrupted = false;
         synchronized (this) {
-            waiters = true;
-            if (status == PENDING) {
+            if (prepareToWait()) {
                 try {
                     if (nanos == 0) {
                         wait();
@@ -278,10 +289,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 s = awaitDone();
             } else {
                 synchronized (this) {
-                    waiters = true;
-                    while ((s = status) == PENDING) {
+                    while (prepareToWait()) {
                         wait();
                     }
+                    s = status;
                 }
             }
         }
@@ -293,14 +304,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         int s;
         synchronized (this) {
-            waiters = true;
-            while ((s = status) == PENDING) {
+            while (prepareToWait()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new TimeoutException();
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
+            s = status;
         }
         return reportForGet(s);
     }

@@ -281,6 +281,16 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return engine.workerCount();
     }
 
+    /** Per-worker figures: tasks completed, tasks stolen from others, parks, queue length. */
+    public List<WorkerStats> workerStats() {
+        List<WorkerStats> stats = new ArrayList<>(engine.workerCount());
+        for (int i = 0; i < engine.workerCount(); i++) {
+            stats.add(new WorkerStats(i, topology.workers().get(i).cpu(), engine.tasksRun(i), engine.steals(i),
+                    engine.parks(i), engine.queued(i)));
+        }
+        return stats;
+    }
+
     /** Tasks run to completion (or to an exception) by all workers and spare threads so far. */
     public long completedTasks() {
         long sum = engine.spareTasksRun();

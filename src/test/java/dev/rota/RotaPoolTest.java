@@ -120,6 +120,8 @@ class RotaPoolTest {
             }).get(60, TimeUnit.SECONDS);
             assertTrue(allRan.get(), "the blocked worker's tasks were not taken by the other worker");
             assertTrue(pool.stolenTasks() > 0);
+            long perWorker = pool.workerStats().stream().mapToLong(WorkerStats::stolen).sum();
+            assertEquals(pool.stolenTasks(), perWorker, "steals are counted per worker");
         }
     }
 

@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
  * threads, named by the values of a benchmark's {@code pool} parameter.
  */
 public final class Pools {
-    /** The {@code pool} parameter's values, for {@code @Param}. */
+    /** The {@code pool} parameter's values, for {@code @Param} and {@code -p pool=...}. */
     public static final String ROTA = "rota";
+    /** Rota with pinning off: a diagnostic, to tell pinning's effect from the rest of the pool's. */
+    public static final String ROTA_UNPINNED = "rota-unpinned";
     public static final String FORK_JOIN = "forkjoin";
     public static final String THREAD_POOL = "threadpool";
 
@@ -21,9 +23,9 @@ public final class Pools {
     private Pools() {}
 
     /**
-     * {@code rota}: {@code RotaPool.builder().workers(n)} (pinned workers); {@code forkjoin}:
-     * {@code new ForkJoinPool(n)} (default, LIFO-local mode); {@code threadpool}:
-     * {@code Executors.newFixedThreadPool(n)}.
+     * {@code rota}: {@code RotaPool.builder().workers(n)} (pinned workers); {@code rota-unpinned}:
+     * the same with {@code pinning(false)}; {@code forkjoin}: {@code new ForkJoinPool(n)} (default,
+     * LIFO-local mode); {@code threadpool}: {@code Executors.newFixedThreadPool(n)}.
      */
     public static ExecutorService create(String kind, int workers) {
         if (workers < 1) {
@@ -31,10 +33,12 @@ public final class Pools {
         }
         return switch (kind) {
             case ROTA -> RotaPool.builder().workers(workers).build();
+            case ROTA_UNPINNED -> RotaPool.builder().workers(workers).pinning(false).build();
             case FORK_JOIN -> new ForkJoinPool(workers);
             case THREAD_POOL -> Executors.newFixedThreadPool(workers);
             default -> throw new IllegalArgumentException(
-                    "unknown pool: " + kind + " (expected " + ROTA + ", " + FORK_JOIN + " or " + THREAD_POOL + ")");
+                    "unknown pool: " + kind + " (expected " + ROTA + ", " + ROTA_UNPINNED + ", " + FORK_JOIN + " or "
+                            + THREAD_POOL + ")");
         };
     }
 

@@ -48,9 +48,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * counted, as it would be if an operation fanned out to submitter threads of its own. Each submitter
  * has its own counter. Do not pass {@code -t}, which overrides both methods' thread counts.
  *
- * <p>Parameters: {@code pool} is {@code rota}, {@code forkjoin} or {@code threadpool} (see
- * {@link Pools#create}); {@code workers} is the number of worker threads in each, 2 by default (the
- * development machines have 2 vCPUs). On larger machines run {@code -p workers=1,2,4,8,16}.
+ * <p>Parameters: {@code pool} is {@code rota}, {@code forkjoin} or {@code threadpool}, and on request
+ * {@code rota-unpinned} (see {@link Pools#create}); {@code workers} is the number of worker threads
+ * in each, 2 by default (the development machines have 2 vCPUs). On larger machines run
+ * {@code -p workers=1,2,4,8,16}. With W workers and S submitters the machine needs W + S cores for
+ * every thread to have one; on fewer, the submitters compete with the workers for CPU time.
  *
  * <p>Not measured here: tasks forked from inside the pool, tasks that block, and the latency of one
  * task. A pool that lost a task fails the run: a batch that is not complete after

@@ -59,8 +59,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@value #STALL_SECONDS} s throws, and so does a trial whose count of run tasks differs from the
  * count submitted.
  *
- * <p>Run: {@code mvn -q -DskipTests install && mvn -q -f jmh/pom.xml package exec:exec
- * -Djmh.args="ExternalSubmit"} from the repository root (see docs/BENCHMARKS.md).
+ * <p>Run from the repository root: {@code jmh/run.sh ExternalSubmit} (JMH options may follow; see
+ * docs/BENCHMARKS.md for the equivalent Maven commands and the latest figures).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -16,6 +16,7 @@ import dev.rota.contract.Blockers;
 import dev.rota.contract.ContractTest;
 import dev.rota.contract.ExecutorFactory;
 import dev.rota.contract.ExecutorFactory.QueuedTaskFate;
+import dev.rota.contract.LateCancellations;
 import dev.rota.contract.Liveness;
 import dev.rota.contract.RunCounter;
 import java.util.ArrayList;
@@ -303,8 +304,8 @@ class ExecutorContractTest {
 
         /**
          * Three blockers on two workers never finish by themselves: after the timeout all three
-         * futures are cancelled, the ones that had started are interrupted, and the queued one
-         * never runs.
+         * futures are cancelled and every one that started is interrupted. (The queued one may
+         * still start, on a worker freed by the first cancellation, before its own cancel.)
          */
         @ContractTest
         void timedCancelsTasksUnfinishedAtTheTimeout(ExecutorFactory factory) throws Exception {
@@ -322,7 +323,6 @@ class ExecutorContractTest {
             Liveness.awaitTermination(pool);
             assertEquals(0, blockers.finished(), "no blocker was released");
             assertEquals(blockers.started(), blockers.interrupted(), "every started blocker was interrupted");
-            assertTrue(blockers.started() <= WORKERS, "at most one blocker per worker started: " + blockers.started());
         }
 
         @ContractTest
@@ -516,6 +516,11 @@ class ExecutorContractTest {
 
             Liveness.awaitTermination(pool);
             long ranInPool = queued.total();
+            if (factory.queuedTaskFate() == QueuedTaskFate.CANCELLED) {
+                LateCancellations.settle(pool, () -> queued.tasks() - ranInPool
+                        - futures.stream().filter(Future::isCancelled).count());
+                assertEquals(ranInPool, queued.total(), "tasks ran after termination");
+            }
             long cancelled = futures.stream().filter(Future::isCancelled).count();
             String counts = "accepted " + queued.tasks() + ", ran " + ranInPool + ", returned " + returned.size()
                     + ", cancelled " + cancelled;

@@ -1,0 +1,52 @@
+package dev.rota.core;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.rota.affinity.NoAffinity;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.ZZ_Result;
+
+/**
+ * No lost wake-up: a submission racing the only worker's decision to park. The worker's threads are
+ * never started; the actors play the producer and the worker's {@link Worker#prepareToPark()}.
+ * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.ParkingTests.*'}
+ */
+public final class ParkingTests {
+    private ParkingTests() {}
+
+    static Engine oneWorkerEngine() {
+        return new Engine("jcstress", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false, null, true);
+    }
+
+    /** r1: the worker decided to sleep; r2: it is still PARKED after both actors ran. */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "the worker saw the task in its last search")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "the worker slept and the producer woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: asleep with a task in its inbox")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class OfferRacingPark {
+        final Engine engine = oneWorkerEngine();
+        final Worker worker = engine.worker(0);
+
+        @Actor
+        public void producer() {
+            engine.execute(() -> {});
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package dev.rota.core;
+
+import dev.rota.affinity.Affinity;
+import dev.rota.affinity.PinResult;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The workers of one pool and the protocols between them: where a submission goes, who is woken,
+ * and how the pool shuts down without losing a task.
+ *
+ * <p>Run states, which only increase: {@code RUNNING → SHUTDOWN → STOP → TERMINATED}.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>E1: a submission is accepted exactly when its inbox's {@link AdmissionGate} lets it in;
+ *       shutdown closes every gate, so nothing is accepted after {@code shutdown()} returns.</li>
+ *   <li>E2: after {@code SHUTDOWN}, a worker exits only when every gate is closed and drained and
+ *       every inbox and deque is empty: all accepted tasks have then been taken (and, W2, will run).</li>
+ *   <li>E3: {@code shutdownNow()} waits for the gates to drain, then takes every inbox's consumer
+ *       token for good; by W1 no task can then move between queues, so draining the inboxes and
+ *       stealing the deques empty returns every task not yet taken, each exactly once.</li>
+ *   <li>E4: the pool is TERMINATED when its last worker has exited; nothing runs afterwards.</li>
+ * </ul>
+ */
+public final class Engine {
+    public static final int RUNNING = 0;
+    public static final int SHUTDOWN = 1;
+    public static final int STOP = 2;
+    public static final int TERMINATED = 3;
+
+    private static final VarHandle RUN_STATE;
+
+    static {
+        try {
+            RUN_STATE = MethodHandles.lookup().findVarHandle(Engine.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Worker[] workers;
+    private final Affinity affinity;
+    private final boolean pinning;
+    private final Thread.UncaughtExceptionHandler handler;
+    private final CountDownLatch started;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final AtomicInteger liveWorkers;
+    private final AtomicInteger parkedCount = new AtomicInteger();
+    private volatile int runState = RUNNING;
+
+    /**
+     * @param cpus     the CPU of each worker, in worker order
+     * @param stealOrder for each worker, the indices of the others in the order it steals from them
+     * @param pinning  whether workers pin themselves to their CPUs
+     * @param handler  receives exceptions escaping tasks given to {@code execute}; null for the thread's default
+     */
+    public Engine(String name, int[] cpus, int[][] stealOrder, Affinity affinity, boolean pinning,
+                  Thread.UncaughtExceptionHandler handler, boolean daemon) {
+        this.affinity = affinity;
+        this.pinning = pinning;
+        this.handler = handler;
+        this.workers = new Worker[cpus.length];
+        for (int i = 0; i < cpus.length; i++) {
+            workers[i] = new Worker(this, i, cpus[i], name + "-worker-" + i);
+            workers[i].thread.setDaemon(daemon);
+            if (handler != null) {
+                workers[i].thread.setUncaughtExceptionHandler(handler);
+            }
+        }
+        for (int i = 0; i < cpus.length; i++) {
+            Worker[] victims = new Worker[stealOrder[i].length];
+            for (int k = 0; k < victims.length; k++) {
+                victims[k] = workers[stealOrder[i][k]];
+            }
+            workers[i].setVictims(victims);
+        }
+        this.started = new CountDownLatch(cpus.length);
+        this.liveWorkers = new AtomicInteger(cpus.length);
+    }
+
+    /** Starts the workers and waits until each has pinned itself (or failed to); returns the results. */
+    public List<PinResult> start() {
+        for (Worker w : workers) {
+            w.thread.start();
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                started.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        List<PinResult> pins = new ArrayList<>(workers.length);
+        for (Worker w : workers) {
+            pins.add(w.pin());
+        }
+        return pins;
+    }
+
+    // ---- submission -------------------------------------------------------------------------
+
+    /** Queues {@code task} on the caller's own worker, or on one chosen at random; wakes a parked worker. */
+    public void execute(Runnable task) {
+        Worker target = callerWorker();
+        if (target == null) {
+            target = workers.length == 1 ? workers[0] : workers[ThreadLocalRandom.current().nextInt(workers.length)];
+        }
+        if (!target.inbox.offer(task)) {
+            throw new RejectedExecutionException("pool is " + stateName() + ": task rejected: " + task);
+        }
+        signalWork(target);                              // W3: the offer precedes this count read
+    }
+
+    /** The worker of this pool running the calling thread, or null. */
+    private Worker callerWorker() {
+        return Thread.currentThread() instanceof WorkerThread wt && wt.worker.engine == this ? wt.worker : null;
+    }
+
+    /** Wakes one parked worker, preferring {@code near}, when any is parked. */
+    void signalWork(Worker near) {
+        if (parkedCount.get() == 0) {
+            return;
+        }
+        int n = workers.length;
+        for (int i = 0; i < n; i++) {
+            if (workers[(near.index + i) % n].wake()) {
+                return;
+            }
+        }
+    }
+
+    void parkedCountIncrement() {
+        parkedCount.incrementAndGet();
+    }
+
+    void parkedCountDecrement() {
+        parkedCount.decrementAndGet();
+    }
+
+    // ---- workers' view ----------------------------------------------------------------------
+
+    PinResult pinCurrentThread(int cpu) {
+        if (!pinning) {
+            return PinResult.failure(cpu, "pinning disabled");
+        }
+        if (!affinity.canPin()) {
+            return PinResult.failure(cpu, affinity.unavailableReason());
+        }
+        try {
+            return affinity.pinCurrentThread(cpu);
+        } catch (RuntimeException | LinkageError e) {
+            return PinResult.failure(cpu, e.toString());
+        }
+    }
+
+    void workerStarted() {
+        started.countDown();
+    }
+
+    int runState() {
+        return runState;
+    }
+
+    boolean isStopping() {
+        return runState >= STOP;
+    }
+
+    /** E2: true when no accepted task remains anywhere, so an idle worker may exit after shutdown. */
+    boolean mayWorkerExit() {
+        if (runState >= STOP) {
+            return true;
+        }
+        for (Worker w : workers) {
+            if (!w.inbox.gate().isDrained()) {
+                return false;
+            }
+        }
+        for (Worker w : workers) {
+            if (w.inbox.hasWork() || !w.deque.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void workerExited(Worker worker) {
+        if (liveWorkers.decrementAndGet() == 0) {
+            RUN_STATE.setVolatile(this, TERMINATED);
+            terminated.countDown();
+        }
+    }
+
+    void reportUncaught(Thread thread, Throwable failure) {
+        try {
+            Thread.UncaughtExceptionHandler h = thread.getUncaughtExceptionHandler();
+            h.uncaughtException(thread, failure);
+        } catch (Throwable ignored) {
+            // A failing handler must not take the worker down; the JDK ignores such failures too.
+        }
+    }
+
+    // ---- shutdown -----------------------------------------------------------------------------
+
+    public void shutdown() {
+        advanceRunState(SHUTDOWN);
+        for (Worker w : workers) {
+            w.inbox.gate().close();                      // E1
+        }
+        wakeAll();
+    }
+
+    /** E3: returns every accepted task that no worker has taken, each exactly once. */
+    public List<Runnable> shutdownNow() {
+        advanceRunState(STOP);
+        for (Worker w : workers) {
+            w.inbox.gate().close();
+        }
+        for (Worker w : workers) {
+            while (!w.inbox.gate().isDrained()) {
+                Thread.onSpinWait();                     // producers leave the gate in a few instructions
+            }
+        }
+        List<Runnable> pending = new ArrayList<>();
+        for (Worker w : workers) {
+            while (!w.inbox.tryAcquireConsumer()) {
+                Thread.yield();                          // held only while a worker moves one batch; never released again
+            }
+        }
+        for (Worker w : workers) {
+            Runnable task;
+            while ((task = w.inbox.poll()) != null) {
+                pending.add(task);
+            }
+        }
+        for (Worker w : workers) {
+            while (!w.deque.isEmpty()) {
+                Runnable task = w.deque.steal();
+                if (task != null) {
+                    pending.add(task);
+                }
+            }
+        }
+        for (Worker w : workers) {
+            w.thread.interrupt();
+        }
+        wakeAll();
+        return pending;
+    }
+
+    private void advanceRunState(int target) {
+        int s;
+        do {
+            s = runState;
+            if (s >= target) {
+                return;
+            }
+        } while (!RUN_STATE.compareAndSet(this, s, target));
+    }
+
+    private void wakeAll() {
+        for (Worker w : workers) {
+            w.wake();
+        }
+    }
+
+    public boolean isShutdown() {
+        return runState >= SHUTDOWN;
+    }
+
+    public boolean isTerminated() {
+        return runState == TERMINATED;
+    }
+
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    // ---- observation --------------------------------------------------------------------------
+
+    /** For the package's tests: the worker at {@code index}. */
+    Worker worker(int index) {
+        return workers[index];
+    }
+
+    public int workerCount() {
+        return workers.length;
+    }
+
+    public long tasksRun(int worker) {
+        return workers[worker].tasksRun();
+    }
+
+    public long steals(int worker) {
+        return workers[worker].steals();
+    }
+
+    public long parks(int worker) {
+        return workers[worker].parks();
+    }
+
+    public int queued(int worker) {
+        return workers[worker].inbox.size() + workers[worker].deque.size();
+    }
+
+    public boolean isParked(int worker) {
+        return workers[worker].isParked();
+    }
+
+    public String stateName() {
+        return switch (runState) {
+            case RUNNING -> "Running";
+            case SHUTDOWN -> "Shutting down";
+            case STOP -> "Stopping";
+            default -> "Terminated";
+        };
+    }
+}

@@ -1,0 +1,97 @@
+package dev.rota.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+/**
+ * Multi-producer inbox of one worker: tasks submitted from any thread wait here until a worker
+ * moves them into its {@link TaskDeque}. Usually the owning worker drains it; an idle worker may
+ * drain another's inbox so that no task waits behind a long-running one.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>I1: the JCTools queue is single-consumer; the consumer is whoever holds the consumer token,
+ *       so at most one thread polls at a time.</li>
+ *   <li>I2: every offer passes the {@link AdmissionGate}: an offer that returns true has its task
+ *       in the queue before the gate's producer count falls, so a drained, closed gate means the
+ *       queue holds every accepted task.</li>
+ * </ul>
+ *
+ * <p>Memory ordering: acquiring the token is a CAS (acquire) and releasing it a release store; the
+ * queue's consumer-side fields are written plainly by one holder and read by the next, ordered by
+ * that release/acquire pair.
+ */
+public final class Inbox {
+    /** Chunk of the unbounded queue; one allocation per this many tasks in flight. */
+    private static final int CHUNK_SIZE = 1024;
+    private static final VarHandle TOKEN;
+
+    static {
+        try {
+            TOKEN = MethodHandles.lookup().findVarHandle(Inbox.class, "token", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MpscUnboundedAtomicArrayQueue<Runnable> queue = new MpscUnboundedAtomicArrayQueue<>(CHUNK_SIZE);
+    private final AdmissionGate gate = new AdmissionGate();
+    @SuppressWarnings("unused")
+    private long p1, p2, p3, p4, p5, p6, p7;
+    private volatile int token;
+
+    /** Adds {@code task} unless the gate is closed; false means rejected (nothing was queued). */
+    public boolean offer(Runnable task) {
+        if (!gate.enter()) {
+            return false;
+        }
+        try {
+            queue.offer(task);
+        } finally {
+            gate.exit();                                 // after the offer: keeps I2
+        }
+        return true;
+    }
+
+    /** Takes the consumer token without waiting; true when this thread may now poll. */
+    public boolean tryAcquireConsumer() {
+        return token == 0 && TOKEN.compareAndSet(this, 0, 1);
+    }
+
+    /** Gives the consumer token back. Release: pairs with the next holder's acquire. */
+    public void releaseConsumer() {
+        TOKEN.setRelease(this, 0);
+    }
+
+    /**
+     * Moves up to {@code max} tasks to {@code sink} in arrival order; the caller holds the token.
+     * Returns how many were moved.
+     */
+    public int drainTo(Consumer<Runnable> sink, int max) {
+        return queue.drain(sink::accept, max);
+    }
+
+    /** Takes one task, or null; the caller holds the token. */
+    public Runnable poll() {
+        return queue.poll();
+    }
+
+    /**
+     * True when some offer has been made that no consumer has taken yet, including one whose element
+     * is not yet visible. A volatile read of both queue indices.
+     */
+    public boolean hasWork() {
+        return !queue.isEmpty();
+    }
+
+    /** An estimate of the queued tasks. */
+    public int size() {
+        return queue.size();
+    }
+
+    public AdmissionGate gate() {
+        return gate;
+    }
+}

@@ -73,10 +73,13 @@ class ExecutorContractTest {
         return pool;
     }
 
+    /** Stops what a test left running; repeating shutdownNow() is the business of its own test, not of this cleanup. */
     @AfterEach
     void shutDownEveryPool() throws InterruptedException {
         for (ExecutorService pool : opened) {
-            pool.shutdownNow();
+            if (!pool.isTerminated()) {
+                Liveness.within("shutdownNow() in cleanup", pool::shutdownNow);
+            }
         }
         for (ExecutorService pool : opened) {
             Liveness.awaitTermination(pool);
@@ -326,6 +329,23 @@ class ExecutorContractTest {
         }
 
         @ContractTest
+        void interruptedCallerGetsInterruptedExceptionAndTasksAreCancelled(ExecutorFactory factory)
+                throws Exception {
+            ExecutorService pool = open(factory);
+            Blockers blockers = new Blockers(0);
+
+            Thread.currentThread().interrupt();
+            assertThrows(InterruptedException.class,
+                    () -> pool.invokeAll(List.of(blockers.callable(), blockers.callable())));
+
+            assertFalse(Thread.interrupted(), "the interrupt was consumed by the InterruptedException");
+            pool.shutdown();
+            Liveness.awaitTermination(pool);
+            assertEquals(0, blockers.finished(), "no blocker was released");
+            assertEquals(blockers.started(), blockers.interrupted(), "every started blocker was interrupted");
+        }
+
+        @ContractTest
         void emptyListGivesEmptyList(ExecutorFactory factory) throws Exception {
             ExecutorService pool = open(factory);
 
@@ -491,6 +511,34 @@ class ExecutorContractTest {
             assertEquals(0, blockers.finished());
         }
 
+        @ContractTest
+        void shutdownNowTwiceIsHarmless(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            Blockers blockers = new Blockers(1);
+            pool.execute(blockers.runnable());
+            blockers.awaitStarted();
+
+            List<Runnable> first = Liveness.within("first shutdownNow()", pool::shutdownNow);
+            List<Runnable> second = Liveness.within("second shutdownNow()", pool::shutdownNow);
+
+            assertEquals(List.of(), first, "nothing was queued");
+            assertEquals(List.of(), second);
+            Liveness.awaitTermination(pool);
+            assertEquals(1, blockers.interrupted());
+        }
+
+        @ContractTest
+        void shutdownNowAfterTerminationReturnsNothing(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            assertEquals("warm", getWithin(pool.submit(() -> "warm")));
+            pool.shutdown();
+            Liveness.awaitTermination(pool);
+
+            assertEquals(List.of(), Liveness.within("shutdownNow() after termination", pool::shutdownNow));
+            assertEquals(List.of(), Liveness.within("shutdownNow() again", pool::shutdownNow));
+            assertTrue(pool.isTerminated());
+        }
+
         /**
          * The pools differ in what happens to accepted tasks that never started: ThreadPoolExecutor
          * returns them from shutdownNow() (as ExecutorService documents); ForkJoinPool (JDK 19+)
@@ -514,6 +562,14 @@ class ExecutorContractTest {
 
             List<Runnable> returned = pool.shutdownNow();
 
+            assertAccountedFor(factory, pool, queued, futures, returned);
+            assertEquals(WORKERS, blockers.interrupted());
+        }
+
+        /** Once the pool terminated: accepted == ran + returned + cancelled, and no task ran twice. */
+        private static void assertAccountedFor(ExecutorFactory factory, ExecutorService pool, RunCounter queued,
+                                               List<Future<?>> futures, List<Runnable> returned)
+                throws InterruptedException {
             Liveness.awaitTermination(pool);
             long ranInPool = queued.total();
             if (factory.queuedTaskFate() == QueuedTaskFate.CANCELLED) {
@@ -538,6 +594,28 @@ class ExecutorContractTest {
             for (Future<?> future : futures) {
                 assertTrue(future.isDone(), "every future is done once the returned tasks ran; " + counts);
             }
+        }
+
+        /** As above, for tasks a worker submitted (into its own queue, in ForkJoinPool and RotaPool). */
+        @ContractTest
+        void accountsForEveryTaskSubmittedByAWorker(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            Blockers blockers = new Blockers(WORKERS);
+            RunCounter queued = new RunCounter(100);
+            List<Future<?>> futures = Collections.synchronizedList(new ArrayList<>());
+            Runnable blocker = blockers.runnable();
+            pool.execute(() -> {
+                for (int i = 0; i < queued.tasks(); i++) {
+                    futures.add(pool.submit(queued.task(i)));
+                }
+                blocker.run();
+            });
+            pool.execute(blockers.runnable());
+            blockers.awaitStarted();
+
+            List<Runnable> returned = pool.shutdownNow();
+
+            assertAccountedFor(factory, pool, queued, futures, returned);
             assertEquals(WORKERS, blockers.interrupted());
         }
 
@@ -702,22 +780,63 @@ class ExecutorContractTest {
     }
 
     @Nested
+    class WorkerThreads {
+
+        @ContractTest
+        void workersAreDaemonThreads(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+
+            assertTrue(getWithin(pool.submit(() -> Thread.currentThread().isDaemon())));
+        }
+
+        /** Both JDK pools clear a worker's interrupt status before it runs the next task. */
+        @ContractTest
+        void interruptLeftByATaskDoesNotReachTheNextTask(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            int rounds = 200;
+            LongAdder sawInterrupt = new LongAdder();
+            CountDownLatch checked = new CountDownLatch(rounds);
+
+            for (int i = 0; i < rounds; i++) {
+                pool.execute(() -> Thread.currentThread().interrupt());
+                pool.execute(() -> {
+                    if (Thread.currentThread().isInterrupted()) {
+                        sawInterrupt.increment();
+                    }
+                    checked.countDown();
+                });
+            }
+
+            Liveness.await(checked, "tasks checking their interrupt status");
+            assertEquals(0, sawInterrupt.sum(), "tasks that started with an interrupt meant for an earlier task");
+        }
+    }
+
+    @Nested
     class UncaughtExceptions {
 
-        /** TPE replaces the dying worker, FJP keeps it; either way the handler sees the very exception and work goes on. */
+        /**
+         * Runtime exceptions and errors alike: TPE replaces the dying worker, FJP keeps it; either way
+         * the handler sees the very throwable and work goes on.
+         */
         @ContractTest
         void executeExceptionReachesTheWorkersHandlerAndThePoolCarriesOn(ExecutorFactory factory) throws Exception {
             BlockingQueue<Map.Entry<Thread, Throwable>> handled = new LinkedBlockingQueue<>();
             ExecutorService pool = open(factory, (thread, error) -> handled.add(Map.entry(thread, error)));
             int failures = 5;
-            List<RuntimeException> errors = new ArrayList<>();
+            List<Throwable> errors = new ArrayList<>();
             RunCounter after = new RunCounter(100);
 
             for (int i = 0; i < failures; i++) {
-                RuntimeException error = new IllegalStateException("escaped execute #" + i);
+                Throwable error = i % 2 == 0
+                        ? new IllegalStateException("escaped execute #" + i)
+                        : new AssertionError("error escaped execute #" + i);
                 errors.add(error);
                 pool.execute(() -> {
-                    throw error;
+                    if (error instanceof Error e) {
+                        throw e;
+                    }
+                    throw (RuntimeException) error;
                 });
             }
             Map<Throwable, Boolean> seen = Collections.synchronizedMap(new IdentityHashMap<>());

@@ -1,7 +1,6 @@
 package dev.rota.contract;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import dev.rota.RotaPool;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -12,7 +11,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A named way to build a two-worker {@link ExecutorService} for the contract tests, together with
@@ -27,8 +25,6 @@ public record ExecutorFactory(String name, QueuedTaskFate queuedTaskFate,
 
     /** Worker count of every pool the contract builds; the tests rely on it (one blocker per worker). */
     public static final int WORKERS = 2;
-
-    private static final String ROTA_POOL_CLASS = "dev.rota.RotaPool";
 
     /** What {@code shutdownNow()} does with tasks that were accepted but never started. */
     public enum QueuedTaskFate {
@@ -65,13 +61,10 @@ public record ExecutorFactory(String name, QueuedTaskFate queuedTaskFate,
                         new LinkedBlockingQueue<>(), daemonThreads("tpe-worker-", handler)));
     }
 
-    /**
-     * RotaPool through {@code RotaPool.builder().workers(2).uncaughtExceptionHandler(h).build()}.
-     * Looked up by name, so this suite compiles before the class exists; while it is absent the
-     * RotaPool cases are skipped, not failed.
-     */
+    /** RotaPool, whose Javadoc promises that shutdownNow() returns every never-started task exactly once. */
     public static ExecutorFactory rotaPool() {
-        return new ExecutorFactory("RotaPool(2)", QueuedTaskFate.RETURNED, ExecutorFactory::reflectiveRotaPool);
+        return new ExecutorFactory("RotaPool(2)", QueuedTaskFate.RETURNED,
+                handler -> RotaPool.builder().workers(WORKERS).uncaughtExceptionHandler(handler).build());
     }
 
     public ExecutorService create(Thread.UncaughtExceptionHandler handler) {
@@ -81,32 +74,6 @@ public record ExecutorFactory(String name, QueuedTaskFate queuedTaskFate,
     @Override
     public String toString() {
         return name;
-    }
-
-    private static ExecutorService reflectiveRotaPool(Thread.UncaughtExceptionHandler handler) {
-        Class<?> poolClass;
-        try {
-            poolClass = Class.forName(ROTA_POOL_CLASS);
-        } catch (ClassNotFoundException absent) {
-            Assumptions.abort(ROTA_POOL_CLASS + " is not on the class path yet");
-            throw new AssertionError("unreachable");
-        }
-        try {
-            Object builder = poolClass.getMethod("builder").invoke(null);
-            builder = invoke(builder, "workers", int.class, WORKERS);
-            builder = invoke(builder, "uncaughtExceptionHandler", Thread.UncaughtExceptionHandler.class, handler);
-            return (ExecutorService) builder.getClass().getMethod("build").invoke(builder);
-        } catch (InvocationTargetException e) {
-            throw new AssertionError("RotaPool.builder()...build() threw", e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("RotaPool's builder lacks the expected API", e);
-        }
-    }
-
-    private static Object invoke(Object target, String method, Class<?> parameterType, Object argument)
-            throws ReflectiveOperationException {
-        Method m = target.getClass().getMethod(method, parameterType);
-        return m.invoke(target, argument);
     }
 
     private static ThreadFactory daemonThreads(String prefix, Thread.UncaughtExceptionHandler handler) {

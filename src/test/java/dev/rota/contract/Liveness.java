@@ -1,10 +1,13 @@
 package dev.rota.contract;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -27,6 +30,29 @@ public final class Liveness {
     public static void awaitTermination(ExecutorService pool) throws InterruptedException {
         assertTrue(pool.awaitTermination(SECONDS, TimeUnit.SECONDS),
                 pool + " did not terminate within " + SECONDS + " s");
+    }
+
+    /**
+     * Runs {@code call} on a daemon thread and fails unless it returns within the liveness bound: for
+     * calls that must never block, where a bug could spin (and so ignore interrupts). A call that
+     * hangs is left running on its daemon thread; the failure names it.
+     */
+    public static <T> T within(String what, Callable<T> call) throws InterruptedException {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread caller = Thread.ofPlatform().daemon().name("bounded: " + what).start(() -> {
+            try {
+                result.set(call.call());
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        caller.join(TimeUnit.SECONDS.toMillis(SECONDS));
+        assertFalse(caller.isAlive(), what + " did not return within " + SECONDS + " s");
+        if (failure.get() != null) {
+            throw new AssertionError(what + " threw", failure.get());
+        }
+        return result.get();
     }
 
     /** Polls until the condition holds; for states no latch announces (a thread that went idle). */

@@ -26,9 +26,11 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -787,6 +789,27 @@ class ExecutorContractTest {
             ExecutorService pool = open(factory);
 
             assertTrue(getWithin(pool.submit(() -> Thread.currentThread().isDaemon())));
+        }
+
+        @ContractTest
+        void workerThreadsEndOnceThePoolTerminated(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            Set<Thread> workers = ConcurrentHashMap.newKeySet();
+            Blockers blockers = new Blockers(WORKERS);
+            for (int i = 0; i < WORKERS; i++) {
+                pool.execute(() -> {
+                    workers.add(Thread.currentThread());
+                    blockers.runnable().run();
+                });
+            }
+            blockers.awaitStarted();
+            blockers.release();
+
+            pool.close();
+
+            assertTrue(pool.isTerminated());
+            assertEquals(WORKERS, workers.size(), "two blockers held two distinct workers");
+            Liveness.awaitCondition(() -> workers.stream().noneMatch(Thread::isAlive), "worker threads to end");
         }
 
         /** Both JDK pools clear a worker's interrupt status before it runs the next task. */

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * No accepted task is lost when {@code shutdownNow()} races with submissions.
+ * No accepted task is lost when {@code shutdownNow()} (or {@code shutdown()}) races with submissions.
  *
  * <p>Each round: {@value #SUBMITTERS} threads {@code execute} tiny numbered tasks as fast as they
  * can, each until its first RejectedExecutionException (or {@value #TASKS_PER_SUBMITTER} tasks);
@@ -43,6 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * every accepted, uncancelled task must have run exactly once, in the pool or by the test. A task
  * the pool ran and also returned would show up as run twice.
  *
+ * <p>A second test runs the same race with {@code shutdown()}, which returns nothing and may cancel
+ * nothing: there every accepted task must run.
+ *
  * <p>RotaPool is the pool under test; ThreadPoolExecutor and ForkJoinPool run as controls, which
  * shows the test itself is sound. Rounds are bounded so the whole class stays well under a minute
  * on two cores while still pushing a few million tasks through each pool.
@@ -55,16 +58,45 @@ class NothingLostStressTest {
     private static final int TASKS_PER_SUBMITTER = 1 << 17;
     private static final int MAX_DELAY_MICROS = 20_000;
 
+    /** How the stopper thread ends the pool, returning the never-started tasks it hands back. */
+    private enum Stop {
+        SHUTDOWN_NOW {
+            @Override
+            List<Runnable> stop(ExecutorService pool) {
+                return pool.shutdownNow();
+            }
+        },
+        SHUTDOWN {
+            @Override
+            List<Runnable> stop(ExecutorService pool) {
+                pool.shutdown();
+                return List.of();
+            }
+        };
+
+        abstract List<Runnable> stop(ExecutorService pool);
+    }
+
     @ContractTest
     void shutdownNowRacingSubmittersLosesNothing(ExecutorFactory factory) throws Exception {
+        runRounds(factory, Stop.SHUTDOWN_NOW, ROUNDS);
+    }
+
+    /** The same race with shutdown(): here every accepted task must run, none may be cancelled. */
+    @ContractTest
+    void shutdownRacingSubmittersRunsEveryAcceptedTask(ExecutorFactory factory) throws Exception {
+        runRounds(factory, Stop.SHUTDOWN, ROUNDS / 2);
+    }
+
+    private void runRounds(ExecutorFactory factory, Stop stop, int rounds) throws Exception {
         long seed = System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
-        for (int round = 0; round < ROUNDS; round++) {
-            runRound(factory, "seed " + seed + ", round " + round, random.nextInt(MAX_DELAY_MICROS + 1));
+        for (int round = 0; round < rounds; round++) {
+            runRound(factory, stop, "seed " + seed + ", round " + round, random.nextInt(MAX_DELAY_MICROS + 1));
         }
     }
 
-    private void runRound(ExecutorFactory factory, String round, int delayMicros) throws Exception {
+    private void runRound(ExecutorFactory factory, Stop stop, String round, int delayMicros) throws Exception {
         Queue<Throwable> uncaught = new ConcurrentLinkedQueue<>();
         Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
         ExecutorService pool = factory.create((thread, error) -> uncaught.add(error));
@@ -100,7 +132,7 @@ class NothingLostStressTest {
             threads.add(Thread.ofPlatform().name("stopper").start(() -> {
                 awaitQuietly(start);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(delayMicros));
-                returned.set(pool.shutdownNow());
+                returned.set(stop.stop(pool));
             }));
             start.countDown();
             for (Thread thread : threads) {
@@ -108,7 +140,7 @@ class NothingLostStressTest {
                 assertFalse(thread.isAlive(), round + ": " + thread.getName() + " did not finish");
             }
             assertTrue(pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS),
-                    round + ": no termination after shutdownNow");
+                    round + ": no termination after " + stop);
         } finally {
             start.countDown();
             if (!pool.isTerminated()) { // a repeated shutdownNow() has its own contract test
@@ -128,13 +160,16 @@ class NothingLostStressTest {
             assertEquals(ranInPool, counter.total(), round + ": tasks ran after termination");
         }
         int cancelledCount = count(cancelled);
-        String counts = round + " (" + factory + ", shutdownNow after " + delayMicros + " µs): accepted "
+        String counts = round + " (" + factory + ", " + stop + " after " + delayMicros + " µs): accepted "
                 + acceptedCount + ", ran " + ranInPool + ", returned " + returnedTasks.size()
                 + ", cancelled " + cancelledCount;
 
         assertTrue(failures.isEmpty(), "execute threw other than RejectedExecutionException: " + failures
                 + "; " + counts);
         assertEquals(acceptedCount, ranInPool + returnedTasks.size() + cancelledCount, counts);
+        if (stop == Stop.SHUTDOWN) {
+            assertEquals(acceptedCount, ranInPool, "shutdown() must run every accepted task; " + counts);
+        }
         for (Runnable task : returnedTasks) {
             task.run();
         }

@@ -5,8 +5,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Says once per reason, per JVM, through {@link System.Logger}, that workers run unpinned. A reason
- * that only asks for a launch flag is logged at INFO; a kernel refusal at WARNING.
+ * Says once per reason, per JVM, through {@link System.Logger}, that workers run unpinned. Missing
+ * native access is a launch choice, not a fault: logged at INFO when pinning was asked for
+ * explicitly and at DEBUG (silent by default) otherwise. Any other failure, such as the kernel
+ * refusing a CPU, is logged at WARNING.
  */
 final class PinningLog {
     private static final System.Logger LOGGER = System.getLogger("dev.rota");
@@ -14,11 +16,14 @@ final class PinningLog {
 
     private PinningLog() {}
 
-    static void reportFailures(String pool, List<CpuTopology.WorkerPlacement> placements) {
+    static void reportFailures(String pool, List<CpuTopology.WorkerPlacement> placements, boolean askedFor) {
         for (CpuTopology.WorkerPlacement p : placements) {
-            if (!p.pinned() && REPORTED.add(p.note())) {
-                System.Logger.Level level = p.note().contains("native access") ? System.Logger.Level.INFO
-                        : System.Logger.Level.WARNING;
+            if (p.pinned()) {
+                continue;
+            }
+            System.Logger.Level level = !p.note().contains("native access") ? System.Logger.Level.WARNING
+                    : askedFor ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+            if (REPORTED.add(level + " " + p.note())) {
                 LOGGER.log(level, "Rota pool {0} runs unpinned: worker {1} could not be pinned to CPU {2}: {3}",
                         pool, p.worker(), p.cpu(), p.note());
             }

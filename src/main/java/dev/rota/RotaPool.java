@@ -3,11 +3,20 @@ package dev.rota;
 import dev.rota.affinity.Affinity;
 import dev.rota.affinity.PinResult;
 import dev.rota.core.Engine;
+import dev.rota.core.WorkerContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import dev.rota.schedule.DelayScheduler;
+import dev.rota.schedule.DueTaskSink;
+import java.time.Duration;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,15 +42,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Pinning needs native access: run with {@code --enable-native-access=dev.rota} (or
  * {@code ALL-UNNAMED} on the class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable
- * jar's manifest). Without it, or where the kernel refuses, the pool runs unpinned, says so once
- * through {@link System.Logger}, and {@link #topology()} reports it.
+ * jar's manifest). Without it the pool runs unpinned and {@link #topology()} says why; nothing is
+ * printed unless pinning was asked for explicitly with {@code pinning(true)}. Where the kernel refuses
+ * to pin, the pool runs unpinned and says so once through {@link System.Logger} at WARNING.
  */
-public final class RotaPool extends AbstractExecutorService implements AutoCloseable {
+public final class RotaPool extends AbstractExecutorService implements ScheduledExecutorService, AutoCloseable {
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
     private final String name;
     private final Engine engine;
     private final CpuTopology topology;
+    /*
+     * Delayed tasks: one timer per pool (see DelayScheduler). shutdown() first stops this pool
+     * from accepting tasks (shutdownRequested), then shuts the scheduler down; the engine itself is
+     * shut down only when the scheduler reports itself idle, so that delayed one-shot tasks still
+     * find running workers when they come due (ScheduledThreadPoolExecutor's default policy).
+     */
+    private final DelayScheduler scheduler;
+    private volatile boolean shutdownRequested;
+    /** The common pool ignores shutdown, as ForkJoinPool.commonPool() does. */
+    private final boolean common;
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -54,8 +74,11 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
         for (int i = 0; i < cpus.length; i++) {
             stealOrder[i] = machine.stealOrder(i, cpus);
         }
-        this.name = builder.name != null ? builder.name : "rota-" + POOL_NUMBER.incrementAndGet();
-        this.engine = new Engine(name, cpus, stealOrder, affinity, builder.pinning, builder.handler, builder.daemon);
+        this.common = builder.common;
+        this.name = builder.name != null ? builder.name : common ? "rota-common" : "rota-" + POOL_NUMBER.incrementAndGet();
+        boolean pinning = builder.pinning == null || builder.pinning;
+        this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
+                builder.maxSpares, builder.spareKeepAlive.toNanos());
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
         for (int i = 0; i < pins.size(); i++) {
@@ -63,8 +86,9 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
         }
         this.topology = machine.withWorkers(placements);
-        if (builder.pinning) {
-            PinningLog.reportFailures(name, placements);
+        this.scheduler = new DelayScheduler(new DueTasks(), name + "-timer");
+        if (pinning) {
+            PinningLog.reportFailures(name, placements, builder.pinning != null);
         }
     }
 
@@ -75,6 +99,40 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The pool that runs tasks forked outside any pool: one pinned worker per allowed CPU, created
+     * on first use. Like {@code ForkJoinPool.commonPool()}, it ignores {@code shutdown},
+     * {@code shutdownNow} and {@code close}, and its daemon workers never keep the JVM alive.
+     */
+    public static RotaPool commonPool() {
+        return CommonPoolHolder.POOL;
+    }
+
+    private static final class CommonPoolHolder {
+        static final RotaPool POOL = builder().common().build();
+    }
+
+    // ---- fork/join ----------------------------------------------------------------------------
+
+    /**
+     * Runs {@code task} in this pool and returns its result, rethrowing its exception as
+     * {@link RotaTask#join()} does. From a worker of this pool the task runs in the calling thread.
+     */
+    public <T> T invoke(RotaTask<T> task) {
+        Objects.requireNonNull(task, "task");
+        if (WorkerContext.isWorkerOf(engine)) {
+            return task.invoke();
+        }
+        execute(task);
+        return task.join();
+    }
+
+    /** Submits {@code task} and returns it, as {@code ForkJoinPool.submit(ForkJoinTask)} does. */
+    public <T> RotaTask<T> submit(RotaTask<T> task) {
+        execute(task);
+        return task;
     }
 
     // ---- ExecutorService ------------------------------------------------------------------------
@@ -88,23 +146,57 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
      */
     @Override
     public void execute(Runnable task) {
-        engine.execute(Objects.requireNonNull(task, "task"));
+        Objects.requireNonNull(task, "task");
+        if (shutdownRequested) {
+            throw new RejectedExecutionException("pool " + name + " is shut down: task rejected: " + task);
+        }
+        engine.execute(task);
     }
 
+    /**
+     * Accepts no new tasks; tasks already accepted still run, and so do delayed one-shot tasks when
+     * they come due. Periodic tasks are cancelled. The pool terminates when all of them are done.
+     */
     @Override
     public void shutdown() {
-        engine.shutdown();
+        if (common) {
+            return;
+        }
+        shutdownRequested = true;
+        scheduler.shutdown();                            // calls DueTasks.schedulerIdle(), now or later
     }
 
-    /** Interrupts running tasks and returns, exactly once each, the tasks that never started. */
+    /**
+     * Interrupts running tasks and returns, exactly once each, the tasks that never started,
+     * delayed tasks included (cancelled, so that their futures complete).
+     */
     @Override
     public List<Runnable> shutdownNow() {
-        return engine.shutdownNow();
+        if (common) {
+            return new ArrayList<>();
+        }
+        shutdownRequested = true;
+        List<Runnable> neverStarted = new ArrayList<>(engine.shutdownNow());
+        for (Runnable task : neverStarted) {
+            if (task instanceof RotaTask<?> forked) {
+                forked.cancel(false);                    // its joiner must not wait for ever
+            }
+        }
+        neverStarted.addAll(scheduler.shutdownNow());
+        return neverStarted;
+    }
+
+    /** Shuts down and waits for termination, as {@code ExecutorService.close()}; no effect on the common pool. */
+    @Override
+    public void close() {
+        if (!common) {
+            super.close();
+        }
     }
 
     @Override
     public boolean isShutdown() {
-        return engine.isShutdown();
+        return shutdownRequested || engine.isShutdown();
     }
 
     @Override
@@ -116,6 +208,65 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
         return engine.awaitTermination(timeout, unit);
+    }
+
+    // ---- managed blocking ---------------------------------------------------------------------
+
+    /**
+     * Blocks in {@code blocker}, as {@code ForkJoinPool.managedBlock} does, so that existing blockers
+     * port unchanged. Called from a worker of a RotaPool, a spare thread pinned to the same CPU
+     * runs other tasks meanwhile (at most {@link Builder#maxSpareThreads} per pool; spares exit
+     * after {@link Builder#spareKeepAlive} unused). From any other thread it just blocks.
+     */
+    public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        Engine.managedBlock(blocker);
+    }
+
+    /** Spare threads alive now, standing in for blocked workers or waiting to be reused. */
+    public int spareThreads() {
+        return engine.spareThreads();
+    }
+
+    // ---- ScheduledExecutorService -------------------------------------------------------------
+
+    /** Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}. */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        return scheduler.schedule(command, delay, unit);
+    }
+
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        return scheduler.schedule(callable, delay, unit);
+    }
+
+    /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        return scheduler.scheduleAtFixedRate(command, initialDelay, period, unit);
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        return scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit);
+    }
+
+    /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */
+    private final class DueTasks implements DueTaskSink {
+        @Override
+        public boolean submitDue(Runnable task) {
+            try {
+                engine.execute(task);
+                return true;
+            } catch (RejectedExecutionException stopped) {
+                return false;                            // the scheduler cancels it
+            }
+        }
+
+        @Override
+        public void schedulerIdle() {
+            engine.shutdown();
+        }
     }
 
     // ---- Rota ---------------------------------------------------------------------------------
@@ -130,9 +281,19 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
         return engine.workerCount();
     }
 
-    /** Tasks run to completion (or to an exception) by all workers so far. */
+    /** Per-worker figures: tasks completed, tasks stolen from others, parks, queue length. */
+    public List<WorkerStats> workerStats() {
+        List<WorkerStats> stats = new ArrayList<>(engine.workerCount());
+        for (int i = 0; i < engine.workerCount(); i++) {
+            stats.add(new WorkerStats(i, topology.workers().get(i).cpu(), engine.tasksRun(i), engine.steals(i),
+                    engine.parks(i), engine.queued(i)));
+        }
+        return stats;
+    }
+
+    /** Tasks run to completion (or to an exception) by all workers and spare threads so far. */
     public long completedTasks() {
-        long sum = 0;
+        long sum = engine.spareTasksRun();
         for (int i = 0; i < engine.workerCount(); i++) {
             sum += engine.tasksRun(i);
         }
@@ -144,6 +305,15 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
         long sum = 0;
         for (int i = 0; i < engine.workerCount(); i++) {
             sum += engine.steals(i);
+        }
+        return sum;
+    }
+
+    /** Times a worker went to sleep for want of work so far. */
+    public long parks() {
+        long sum = 0;
+        for (int i = 0; i < engine.workerCount(); i++) {
+            sum += engine.parks(i);
         }
         return sum;
     }
@@ -165,21 +335,48 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
     public String toString() {
         return super.toString() + "[" + engine.stateName() + ", name = " + name + ", workers = " + workers()
                 + ", pinned = " + topology.pinned() + ", queued = " + queuedTasks()
-                + ", completed = " + completedTasks() + ", stolen = " + stolenTasks() + "]";
+                + ", completed = " + completedTasks() + ", stolen = " + stolenTasks() + ", parks = " + parks() + "]";
     }
 
     /** Builds a {@link RotaPool}; the only way to configure one. */
     public static final class Builder {
         private Integer workers;
         private int[] cpus;
-        private boolean pinning = true;
+        private Boolean pinning;                         // null: pin where native access allows, quietly
         private boolean daemon = true;
         private String name;
         private Thread.UncaughtExceptionHandler handler;
         private Affinity affinity = Affinity.system();
         private CpuTopology topology;
+        private boolean common;
+        private int maxSpares = Engine.DEFAULT_MAX_SPARES;
+        private Duration spareKeepAlive = Duration.ofNanos(Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS);
 
         private Builder() {}
+
+        /** Most spare threads standing in for workers blocked in {@link #managedBlock} (default 256). */
+        public Builder maxSpareThreads(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("maxSpareThreads must be >= 0: " + max);
+            }
+            this.maxSpares = max;
+            return this;
+        }
+
+        /** How long an unused spare thread waits to be reused before it exits (default 60 s). */
+        public Builder spareKeepAlive(Duration keepAlive) {
+            Objects.requireNonNull(keepAlive, "keepAlive");
+            if (keepAlive.isNegative() || keepAlive.isZero()) {
+                throw new IllegalArgumentException("spareKeepAlive must be positive: " + keepAlive);
+            }
+            this.spareKeepAlive = keepAlive;
+            return this;
+        }
+
+        private Builder common() {
+            this.common = true;
+            return this;
+        }
 
         /**
          * Uses {@code n} workers on CPUs spread over distinct physical cores first (then their SMT
@@ -215,7 +412,11 @@ public final class RotaPool extends AbstractExecutorService implements AutoClose
             return this;
         }
 
-        /** Whether workers pin themselves to their CPUs (default true). */
+        /**
+         * Whether workers pin themselves to their CPUs. By default they pin where the JVM allows
+         * native access and otherwise run unpinned without a word outside {@link #topology()};
+         * {@code pinning(true)} also says, once, how to enable it.
+         */
         public Builder pinning(boolean pinning) {
             this.pinning = pinning;
             return this;

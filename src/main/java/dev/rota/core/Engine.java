@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,11 @@ public final class Engine {
     public static final int STOP = 2;
     public static final int TERMINATED = 3;
 
+    /** As ForkJoinPool's default bound on spare threads. */
+    public static final int DEFAULT_MAX_SPARES = 256;
+    /** As ForkJoinPool's default keep-alive of unused threads. */
+    public static final long DEFAULT_SPARE_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private static final VarHandle RUN_STATE;
 
     static {
@@ -54,7 +60,11 @@ public final class Engine {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicInteger liveWorkers;
     private final AtomicInteger parkedCount = new AtomicInteger();
+    private final SpareThreads spares;
+    private final java.util.concurrent.atomic.LongAdder spareTasks = new java.util.concurrent.atomic.LongAdder();
     private volatile int runState = RUNNING;
+    /** Task groups' queues and the like; null until installed. Written once (see setWorkSource). */
+    private volatile WorkSource workSource;
 
     /**
      * @param cpus     the CPU of each worker, in worker order
@@ -64,6 +74,15 @@ public final class Engine {
      */
     public Engine(String name, int[] cpus, int[][] stealOrder, Affinity affinity, boolean pinning,
                   Thread.UncaughtExceptionHandler handler, boolean daemon) {
+        this(name, cpus, stealOrder, affinity, pinning, handler, daemon, DEFAULT_MAX_SPARES, DEFAULT_SPARE_KEEP_ALIVE_NANOS);
+    }
+
+    /**
+     * @param maxSpares           most spare threads standing in for blocked workers at once
+     * @param spareKeepAliveNanos how long an unused spare thread waits before it exits
+     */
+    public Engine(String name, int[] cpus, int[][] stealOrder, Affinity affinity, boolean pinning,
+                  Thread.UncaughtExceptionHandler handler, boolean daemon, int maxSpares, long spareKeepAliveNanos) {
         this.affinity = affinity;
         this.pinning = pinning;
         this.handler = handler;
@@ -84,6 +103,7 @@ public final class Engine {
         }
         this.started = new CountDownLatch(cpus.length);
         this.liveWorkers = new AtomicInteger(cpus.length);
+        this.spares = new SpareThreads(this, name, maxSpares, spareKeepAliveNanos, daemon, handler);
     }
 
     /** Starts the workers and waits until each has pinned itself (or failed to); returns the results. */
@@ -127,6 +147,34 @@ public final class Engine {
     /** The worker of this pool running the calling thread, or null. */
     private Worker callerWorker() {
         return Thread.currentThread() instanceof WorkerThread wt && wt.worker.engine == this ? wt.worker : null;
+    }
+
+    /**
+     * Installs the pool's {@link WorkSource}; at most once, before or while running.
+     *
+     * @throws IllegalStateException if one is installed already
+     */
+    public void setWorkSource(WorkSource source) {
+        synchronized (this) {
+            if (workSource != null) {
+                throw new IllegalStateException("work source already installed");
+            }
+            workSource = source;
+        }
+        if (runState >= SHUTDOWN) {
+            source.close();
+        }
+    }
+
+    WorkSource workSource() {
+        return workSource;
+    }
+
+    /** Called after work is offered to the {@link WorkSource}: wakes a parked worker if any (W3). */
+    public void signalWork() {
+        if (parkedCount.get() != 0) {
+            signalWork(workers[ThreadLocalRandom.current().nextInt(workers.length)]);
+        }
     }
 
     /** Wakes one parked worker, preferring {@code near}, when any is parked. */
@@ -188,6 +236,10 @@ public final class Engine {
                 return false;
             }
         }
+        WorkSource source = workSource;
+        if (source != null && (!source.isDrained() || source.hasWork())) {
+            return false;
+        }
         for (Worker w : workers) {
             if (w.inbox.hasWork() || !w.deque.isEmpty()) {
                 return false;
@@ -197,13 +249,107 @@ public final class Engine {
     }
 
     void workerExited(Worker worker) {
+        participantExited();
+    }
+
+    /** A spare begins to stand in for a blocked (so still live) worker: E4 counts it. */
+    void participantEntered() {
+        liveWorkers.incrementAndGet();
+    }
+
+    /** A worker exited or a spare finished standing in; the last one terminates the pool (E4). */
+    void participantExited() {
         if (liveWorkers.decrementAndGet() == 0) {
             RUN_STATE.setVolatile(this, TERMINATED);
             terminated.countDown();
+            spares.terminate();
         }
     }
 
-    void reportUncaught(Thread thread, Throwable failure) {
+    // ---- managed blocking ---------------------------------------------------------------------
+
+    /**
+     * Blocks the calling worker in {@code blocker} while a spare thread, pinned to the same CPU,
+     * runs other tasks (bounded by the spare limit); from any other thread, just blocks.
+     */
+    public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        java.util.Objects.requireNonNull(blocker, "blocker");
+        Worker worker = Thread.currentThread() instanceof WorkerThread wt ? wt.worker : null;
+        if (worker == null || blocker.isReleasable()) {
+            blockUntilReleasable(blocker);
+            return;
+        }
+        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
+        try {
+            blockUntilReleasable(blocker);
+        } finally {
+            if (spare != null) {
+                spare.release();
+            }
+        }
+    }
+
+    private static void blockUntilReleasable(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        while (!blocker.isReleasable() && !blocker.block()) {
+            // block() returned false: not done yet, block again
+        }
+    }
+
+    /**
+     * One task from anywhere, for a spare standing in for worker {@code near}: the deques first,
+     * starting at {@code near}, then one task from an inbox, then the work source. Never more than
+     * one task (S2 in SpareThreads).
+     */
+    Runnable takeOneTask(int near) {
+        int n = workers.length;
+        for (int i = 0; i < n; i++) {
+            Runnable task = workers[(near + i) % n].deque.steal();
+            if (task != null) {
+                return task;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            Inbox inbox = workers[(near + i) % n].inbox;
+            if (inbox.hasWork() && inbox.tryAcquireConsumer()) {
+                Runnable task;
+                try {
+                    task = inbox.poll();
+                } finally {
+                    inbox.releaseConsumer();
+                }
+                if (task != null) {
+                    return task;
+                }
+            }
+        }
+        WorkSource source = workSource;
+        return source == null ? null : source.poll(near, workers[near].cpu);
+    }
+
+    Affinity affinity() {
+        return affinity;
+    }
+
+    boolean pinning() {
+        return pinning;
+    }
+
+    void countSpareTask() {
+        spareTasks.increment();
+    }
+
+    /** Tasks run by spare threads so far. */
+    public long spareTasksRun() {
+        return spareTasks.sum();
+    }
+
+    /** Spare threads alive now. */
+    public int spareThreads() {
+        return spares.count();
+    }
+
+    /** Hands {@code failure}, escaping a task run on {@code thread}, to the thread's handler. */
+    public void reportUncaught(Thread thread, Throwable failure) {
         try {
             Thread.UncaughtExceptionHandler h = thread.getUncaughtExceptionHandler();
             h.uncaughtException(thread, failure);
@@ -219,21 +365,40 @@ public final class Engine {
         for (Worker w : workers) {
             w.inbox.gate().close();                      // E1
         }
+        WorkSource source = workSource;
+        if (source != null) {
+            source.close();
+        }
         wakeAll();
     }
 
-    /** E3: returns every accepted task that no worker has taken, each exactly once. */
+    /**
+     * E3: returns every accepted task that no worker has taken, each exactly once. Only the call
+     * that moves the pool to STOP drains it; later or concurrent calls return an empty list.
+     */
     public List<Runnable> shutdownNow() {
-        advanceRunState(STOP);
+        if (!advanceRunState(STOP)) {
+            return new ArrayList<>();
+        }
         for (Worker w : workers) {
             w.inbox.gate().close();
+        }
+        WorkSource source = workSource;
+        if (source != null) {
+            source.close();
         }
         for (Worker w : workers) {
             while (!w.inbox.gate().isDrained()) {
                 Thread.onSpinWait();                     // producers leave the gate in a few instructions
             }
         }
+        while (source != null && !source.isDrained()) {
+            Thread.onSpinWait();
+        }
         List<Runnable> pending = new ArrayList<>();
+        if (source != null) {
+            source.drainTo(pending);
+        }
         for (Worker w : workers) {
             while (!w.inbox.tryAcquireConsumer()) {
                 Thread.yield();                          // held only while a worker moves one batch; never released again
@@ -260,14 +425,16 @@ public final class Engine {
         return pending;
     }
 
-    private void advanceRunState(int target) {
+    /** Moves the run state up to {@code target}; true when this call made the move. */
+    private boolean advanceRunState(int target) {
         int s;
         do {
             s = runState;
             if (s >= target) {
-                return;
+                return false;
             }
         } while (!RUN_STATE.compareAndSet(this, s, target));
+        return true;
     }
 
     private void wakeAll() {

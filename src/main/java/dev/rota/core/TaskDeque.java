@@ -116,6 +116,19 @@ public final class TaskDeque {
         return task;
     }
 
+    /**
+     * Owner only. Pops {@code expected} if it is the most recently pushed task (a fork about to be
+     * joined); false, leaving the deque as it was, otherwise or when a thief took it first.
+     */
+    public boolean tryUnpush(Runnable expected) {
+        long b = (long) BOTTOM.getOpaque(this) - 1;
+        Runnable[] a = (Runnable[]) ARRAY.getOpaque(this);
+        if (b < (long) TOP.getVolatile(this) || SLOT.getOpaque(a, (int) b & (a.length - 1)) != expected) {
+            return false;
+        }
+        return pop() != null;                            // only the owner pushes, so a non-null pop is expected
+    }
+
     /** Any thread. Takes the oldest task, or returns null when empty or when another thread won it. */
     public Runnable steal() {
         long t = (long) TOP.getVolatile(this);

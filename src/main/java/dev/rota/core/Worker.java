@@ -90,6 +90,9 @@ final class Worker implements Runnable {
         try {
             dutyCycle();
         } finally {
+            if (engine.isStopping()) {
+                cancelLeftovers();
+            }
             engine.workerExited(this);
         }
     }
@@ -116,6 +119,38 @@ final class Worker implements Runnable {
         }
     }
 
+    /**
+     * Runs one task found anywhere (own deque, own inbox, the others' queues) on behalf of a task
+     * that waits for another (a join); false when there was nothing to run.
+     */
+    boolean helpOnce() {
+        Runnable task = findTask();
+        if (task == null) {
+            return false;
+        }
+        runTask(task);
+        return true;
+    }
+
+    /** Owner only: pushes a forked task on this worker's deque and lets an idle worker know. */
+    void pushLocal(Runnable task) {
+        deque.push(task);
+        engine.signalWork(this);
+    }
+
+    /**
+     * When the pool stops, tasks forked after shutdownNow drained the deques would be neither run
+     * nor returned: cancel those that are futures, so their joiners complete.
+     */
+    private void cancelLeftovers() {
+        Runnable task;
+        while ((task = deque.pop()) != null) {
+            if (task instanceof java.util.concurrent.Future<?> future) {
+                future.cancel(false);
+            }
+        }
+    }
+
     private void runTask(Runnable task) {
         try {
             task.run();
@@ -137,6 +172,10 @@ final class Worker implements Runnable {
         }
         task = takeFromInbox(inbox, BATCH);
         if (task != null) {
+            return task;
+        }
+        WorkSource source = engine.workSource();
+        if (source != null && (task = source.poll(index, cpu)) != null) {
             return task;
         }
         return steal();
@@ -201,6 +240,10 @@ final class Worker implements Runnable {
     /** True when any queue this worker could take from holds a task (volatile reads only). */
     boolean seesWork() {
         if (!deque.isEmpty() || inbox.hasWork()) {
+            return true;
+        }
+        WorkSource source = engine.workSource();
+        if (source != null && source.hasWork()) {
             return true;
         }
         for (Worker victim : victims) {

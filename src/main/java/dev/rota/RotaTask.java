@@ -1,0 +1,340 @@
+package dev.rota;
+
+import dev.rota.core.Engine;
+import dev.rota.core.WorkerContext;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A recursive, result-bearing task for divide and conquer, as {@link java.util.concurrent.RecursiveTask}
+ * is for {@link java.util.concurrent.ForkJoinPool}.
+ *
+ * {@snippet :
+ * final class Sum extends RotaTask<Long> {
+ *     final long[] a; final int lo, hi;
+ *     Sum(long[] a, int lo, int hi) { this.a = a; this.lo = lo; this.hi = hi; }
+ *     protected Long compute() {
+ *         if (hi - lo <= 10_000) { long s = 0; for (int i = lo; i < hi; i++) s += a[i]; return s; }
+ *         int mid = (lo + hi) >>> 1;
+ *         Sum left = new Sum(a, lo, mid);
+ *         left.fork();                                  // pushed on this worker's deque
+ *         return new Sum(a, mid, hi).compute() + left.join();
+ *     }
+ * }
+ * long total = pool.invoke(new Sum(array, 0, array.length));
+ * }
+ *
+ * <p>{@link #fork()} from a pool worker pushes the task on that worker's own deque, where idle
+ * workers steal it; from any other thread it submits the task to {@link RotaPool#commonPool()}.
+ * {@link #join()} from a worker never sleeps while there is work it could do: it first runs the task
+ * itself if it is still on top of its deque, then runs other tasks (its own, then stolen ones) until
+ * the task is done, and only then waits briefly before looking again. An exception thrown by
+ * {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it was (same object, so
+ * same type and cause); {@code get()} wraps it in an {@link ExecutionException}. A task runs at
+ * most once; it is not meant to be forked twice.
+ *
+ * @param <T> the result type
+ */
+public abstract class RotaTask<T> implements Future<T>, Runnable {
+    /*
+     * status: PENDING until done; then NORMAL, EXCEPTIONAL or CANCELLED, written once with a CAS
+     * (cancel races completion). result and failure are written before that CAS and read after a
+     * volatile read of status that saw it (release/acquire through the volatile field).
+     * waiters: set by a thread about to wait on this task's monitor, before it re-reads status;
+     * completion writes status, then reads waiters: both volatile, so either the waiter sees the
+     * status or the completer sees the waiter and notifies.
+     */
+    private static final int PENDING = 0;
+    private static final int NORMAL = 1;
+    private static final int EXCEPTIONAL = 2;
+    private static final int CANCELLED = 3;
+
+    /** Longest a worker sleeps in join before it looks for work again. */
+    private static final long HELP_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(RotaTask.class, "status", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int status;
+    private volatile boolean waiters;
+    /** Completions that notified waiters; under this task's monitor. For the jcstress tests. */
+    int wakeups;
+    private T result;
+    private Throwable failure;
+
+    /** The computation performed by this task. */
+    protected abstract T compute();
+
+    // ---- fork / join ------------------------------------------------------------------------
+
+    /**
+     * Arranges to run this task asynchronously: on the calling worker's deque, or in the common
+     * pool when called from another thread. Returns this task.
+     */
+    public final RotaTask<T> fork() {
+        if (!WorkerContext.pushLocal(this)) {
+            RotaPool.commonPool().execute(this);
+        }
+        return this;
+    }
+
+    /** Waits for this task (helping meanwhile on a worker) and returns its result. */
+    public final T join() {
+        int s = status;
+        if (s == PENDING) {
+            s = awaitDone();
+        }
+        return reportForJoin(s);
+    }
+
+    /** Runs this task in the calling thread if it has not run yet, waits if needed, returns its result. */
+    public final T invoke() {
+        run();
+        return join();
+    }
+
+    /** Forks all but the first, runs the first here, then joins all; rethrows the first failure met. */
+    public static void invokeAll(RotaTask<?>... tasks) {
+        Objects.requireNonNull(tasks, "tasks");
+        for (int i = 0; i < tasks.length; i++) {
+            Objects.requireNonNull(tasks[i], "tasks[" + i + "]");
+        }
+        for (int i = tasks.length - 1; i >= 1; i--) {
+            tasks[i].fork();
+        }
+        RuntimeException firstUnchecked = null;
+        Error firstError = null;
+        for (int i = 0; i < tasks.length; i++) {
+            try {
+                if (i == 0) {
+                    tasks[0].invoke();
+                } else {
+                    tasks[i].join();
+                }
+            } catch (RuntimeException e) {
+                if (firstUnchecked == null && firstError == null) {
+                    firstUnchecked = e;
+                }
+            } catch (Error e) {
+                if (firstUnchecked == null && firstError == null) {
+                    firstError = e;
+                }
+            }
+        }
+        if (firstError != null) {
+            throw firstError;
+        }
+        if (firstUnchecked != null) {
+            throw firstUnchecked;
+        }
+    }
+
+    /** Runs {@link #compute()} once, unless already done or cancelled. Called by the pool. */
+    @Override
+    public final void run() {
+        if (status != PENDING) {
+            return;
+        }
+        T value;
+        try {
+            value = compute();
+        } catch (Throwable t) {
+            complete(EXCEPTIONAL, null, t);
+            return;
+        }
+        complete(NORMAL, value, null);
+    }
+
+    /** Only run() calls this, once; a cancel that won meanwhile keeps CANCELLED. */
+    private void complete(int outcome, T value, Throwable thrown) {
+        result = value;
+        failure = thrown;
+        if (STATUS.compareAndSet(this, PENDING, outcome)) {
+            wakeWaiters();
+        }
+    }
+
+    /**
+     * Called holding this task's monitor before waiting on it: announces a waiter, then re-reads
+     * the status. True when the caller must wait (a completion after this point will notify).
+     */
+    boolean prepareToWait() {
+        waiters = true;                                  // volatile write, then volatile read: see class comment
+        return status == PENDING;
+    }
+
+    private void wakeWaiters() {
+        if (waiters) {
+            synchronized (this) {
+                wakeups++;
+                notifyAll();
+            }
+        }
+    }
+
+    /** On a worker: run what can be run until done; elsewhere: wait. */
+    private int awaitDone() {
+        Engine engine = WorkerContext.currentEngine();
+        if (engine != null) {
+            if (WorkerContext.tryUnpush(this)) {
+                run();
+            }
+            int s;
+            while ((s = status) == PENDING) {
+                if (!WorkerContext.helpOnce()) {
+                    waitUninterruptibly(HELP_RECHECK_NANOS);
+                }
+            }
+            return s;
+        }
+        int s;
+        while ((s = status) == PENDING) {
+            waitUninterruptibly(0);
+        }
+        return s;
+    }
+
+    /** Waits on this task's monitor for up to {@code nanos} (0: until notified), ignoring interrupts. */
+    private void waitUninterruptibly(long nanos) {
+        boolean interrupted = false;
+        synchronized (this) {
+            if (prepareToWait()) {
+                try {
+                    if (nanos == 0) {
+                        wait();
+                    } else {
+                        TimeUnit.NANOSECONDS.timedWait(this, nanos);
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private T reportForJoin(int s) {
+        if (s == NORMAL) {
+            return result;
+        }
+        if (s == CANCELLED) {
+            throw new CancellationException("task was cancelled");
+        }
+        Throwable t = failure;
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new RuntimeException(t);                   // a checked exception thrown sneakily by compute()
+    }
+
+    // ---- Future -------------------------------------------------------------------------------
+
+    /** Cancels this task if it has not started or completed; {@code mayInterrupt} has no effect, as in ForkJoinTask. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        if (STATUS.compareAndSet(this, PENDING, CANCELLED)) {
+            wakeWaiters();
+        }
+        return status == CANCELLED;
+    }
+
+    @Override
+    public final boolean isDone() {
+        return status != PENDING;
+    }
+
+    @Override
+    public final boolean isCancelled() {
+        return status == CANCELLED;
+    }
+
+    public final boolean isCompletedNormally() {
+        return status == NORMAL;
+    }
+
+    public final boolean isCompletedAbnormally() {
+        int s = status;
+        return s == EXCEPTIONAL || s == CANCELLED;
+    }
+
+    /** The exception thrown by compute(), a {@link CancellationException} if cancelled, or null. */
+    public final Throwable getException() {
+        int s = status;
+        return s == EXCEPTIONAL ? failure : s == CANCELLED ? new CancellationException() : null;
+    }
+
+    @Override
+    public final T get() throws InterruptedException, ExecutionException {
+        int s = status;
+        if (s == PENDING) {
+            if (WorkerContext.currentEngine() != null) {
+                s = awaitDone();
+            } else {
+                synchronized (this) {
+                    while (prepareToWait()) {
+                        wait();
+                    }
+                    s = status;
+                }
+            }
+        }
+        return reportForGet(s);
+    }
+
+    @Override
+    public final T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        int s;
+        synchronized (this) {
+            while (prepareToWait()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException();
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            s = status;
+        }
+        return reportForGet(s);
+    }
+
+    private T reportForGet(int s) throws ExecutionException {
+        if (s == NORMAL) {
+            return result;
+        }
+        if (s == CANCELLED) {
+            throw new CancellationException("task was cancelled");
+        }
+        throw new ExecutionException(failure);
+    }
+
+    @Override
+    public String toString() {
+        int s = status;
+        String state = switch (s) {
+            case PENDING -> "pending";
+            case NORMAL -> "completed normally";
+            case EXCEPTIONAL -> "completed exceptionally: " + failure;
+            default -> "cancelled";
+        };
+        return super.toString() + "[" + state + "]";
+    }
+}

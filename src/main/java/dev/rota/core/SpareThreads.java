@@ -1,0 +1,159 @@
+package dev.rota.core;
+
+import dev.rota.affinity.Affinity;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Spare threads that keep a core busy while its worker blocks in
+ * {@link Engine#managedBlock(ForkJoinPool.ManagedBlocker)}: a spare pins itself to the blocked
+ * worker's CPU and runs tasks from every queue until the worker unblocks, then waits to be reused
+ * and exits after a keep-alive period without work.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>S1: at most {@code max} spares exist; past that a blocking worker simply blocks.</li>
+ *   <li>S2: a spare takes one task at a time and runs it before taking another, so it never holds
+ *       a task in a queue of its own (W1 and E3 need no change for spares).</li>
+ *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
+ *       (made while the blocked worker is alive) until it has finished its last task, so the pool
+ *       cannot terminate while a spare runs a task (E4).</li>
+ *   <li>S4: a spare leaves the idle list either by being assigned or, after its keep-alive, by
+ *       removing itself; removal succeeds for exactly one of the two.</li>
+ * </ul>
+ */
+final class SpareThreads {
+    /** Longest an assigned spare with nothing to run sleeps before looking again. */
+    private static final long IDLE_RECHECK_NANOS = 50_000;
+
+    private final Engine engine;
+    private final String namePrefix;
+    private final int max;
+    private final long keepAliveNanos;
+    private final boolean daemon;
+    private final Thread.UncaughtExceptionHandler handler;
+    private final ConcurrentLinkedDeque<Spare> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicInteger serial = new AtomicInteger();
+
+    SpareThreads(Engine engine, String namePrefix, int max, long keepAliveNanos, boolean daemon,
+                 Thread.UncaughtExceptionHandler handler) {
+        this.engine = engine;
+        this.namePrefix = namePrefix;
+        this.max = max;
+        this.keepAliveNanos = keepAliveNanos;
+        this.daemon = daemon;
+        this.handler = handler;
+    }
+
+    /** A spare now standing in for {@code blocked}, or null when {@code max} spares are busy (S1). */
+    Spare standIn(Worker blocked) {
+        Spare spare = idle.pollFirst();
+        if (spare == null) {
+            if (count.incrementAndGet() > max) {
+                count.decrementAndGet();
+                return null;
+            }
+            spare = new Spare();
+            spare.assign(blocked);
+            spare.thread.start();
+            return spare;
+        }
+        spare.assign(blocked);
+        return spare;
+    }
+
+    /** Spare threads alive now, busy or idle. */
+    int count() {
+        return count.get();
+    }
+
+    /** Wakes idle spares so that they see the pool has terminated and exit. */
+    void terminate() {
+        for (Spare spare : idle) {
+            LockSupport.unpark(spare.thread);
+        }
+    }
+
+    final class Spare implements Runnable {
+        final Thread thread;
+        private volatile Worker assignment;
+
+        Spare() {
+            thread = new Thread(null, this, namePrefix + "-spare-" + serial.incrementAndGet(), 0, false);
+            thread.setDaemon(daemon);
+            if (handler != null) {
+                thread.setUncaughtExceptionHandler(handler);
+            }
+        }
+
+        /** S3: counted as a participant before it may take a task. */
+        void assign(Worker blocked) {
+            engine.participantEntered();
+            assignment = blocked;
+            LockSupport.unpark(thread);
+        }
+
+        /** Called by the worker once it no longer blocks; the spare finishes its current task first. */
+        void release() {
+            assignment = null;
+            LockSupport.unpark(thread);
+        }
+
+        @Override
+        public void run() {
+            Worker blocked;
+            while ((blocked = awaitAssignment()) != null) {
+                standIn(blocked);
+                engine.participantExited();              // S3: after the last task has finished
+                idle.offerFirst(this);
+            }
+        }
+
+        /** The worker to stand in for, or null once this spare should exit (S4). */
+        private Worker awaitAssignment() {
+            long deadline = System.nanoTime() + keepAliveNanos;
+            while (true) {
+                Worker blocked = assignment;
+                if (blocked != null) {
+                    return blocked;
+                }
+                long left = deadline - System.nanoTime();
+                if ((left <= 0 || engine.isTerminated()) && idle.remove(this)) {
+                    count.decrementAndGet();
+                    return null;
+                }
+                LockSupport.parkNanos(this, Math.max(left, IDLE_RECHECK_NANOS));
+            }
+        }
+
+        private void standIn(Worker blocked) {
+            Affinity affinity = engine.affinity();
+            if (engine.pinning() && affinity.canPin()) {
+                affinity.pinCurrentThread(blocked.cpu);   // best effort: a spare runs unpinned if refused
+            }
+            int misses = 0;
+            while (assignment == blocked && !engine.isStopping()) {
+                Runnable task = engine.takeOneTask(blocked.index);
+                if (task == null) {
+                    if (++misses < 64) {
+                        Thread.onSpinWait();
+                    } else {
+                        LockSupport.parkNanos(this, IDLE_RECHECK_NANOS);
+                    }
+                    continue;
+                }
+                misses = 0;
+                try {
+                    task.run();
+                } catch (Throwable failure) {
+                    engine.reportUncaught(thread, failure);
+                }
+                engine.countSpareTask();
+                Thread.interrupted();
+            }
+        }
+    }
+}

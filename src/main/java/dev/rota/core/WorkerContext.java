@@ -1,0 +1,47 @@
+package dev.rota.core;
+
+/**
+ * What a task learns about the thread it runs on: whether it is a pool worker, and the worker's
+ * own operations that fork/join needs (push on its deque, help while waiting).
+ */
+public final class WorkerContext {
+    private WorkerContext() {}
+
+    private static Worker current() {
+        return Thread.currentThread() instanceof WorkerThread wt ? wt.worker : null;
+    }
+
+    /** The engine of the worker running the calling thread, or null for any other thread. */
+    public static Engine currentEngine() {
+        Worker w = current();
+        return w == null ? null : w.engine;
+    }
+
+    /** True when the calling thread is a worker of {@code engine}. */
+    public static boolean isWorkerOf(Engine engine) {
+        Worker w = current();
+        return w != null && w.engine == engine;
+    }
+
+    /** Pushes {@code task} on the calling worker's deque; false when the caller is not a worker. */
+    public static boolean pushLocal(Runnable task) {
+        Worker w = current();
+        if (w == null) {
+            return false;
+        }
+        w.pushLocal(task);
+        return true;
+    }
+
+    /** Pops {@code task} if it is the newest on the calling worker's deque; false otherwise. */
+    public static boolean tryUnpush(Runnable task) {
+        Worker w = current();
+        return w != null && w.deque.tryUnpush(task);
+    }
+
+    /** Runs one other task on the calling worker, if there is one; false when idle or not a worker. */
+    public static boolean helpOnce() {
+        Worker w = current();
+        return w != null && w.helpOnce();
+    }
+}

@@ -1,0 +1,517 @@
+package dev.rota.schedule;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One per pool: holds delayed and periodic tasks and hands each to the pool (a {@link DueTaskSink})
+ * when it becomes due. Gives a pool the {@link java.util.concurrent.ScheduledExecutorService}
+ * methods with the semantics of {@link java.util.concurrent.ScheduledThreadPoolExecutor} under its
+ * default policies.
+ *
+ * <p>Semantics:
+ * <ul>
+ *   <li>Zero and negative delays mean "as soon as possible"; delays and periods are capped at
+ *       2^62 ns (about 146 years). A non-positive period or delay of a periodic task is an
+ *       {@link IllegalArgumentException}; a null command or unit a {@link NullPointerException}.
+ *   <li>Fixed rate: run k starts no earlier than {@code initialDelay + k * period}, and never
+ *       while run k - 1 is still going (the next run is scheduled when the current one ends).
+ *       Fixed delay: the next run starts no earlier than {@code delay} after the current one ended.
+ *   <li>A periodic run that throws ends the task: {@code get()} throws an
+ *       {@link java.util.concurrent.ExecutionException} with the cause. Otherwise {@code get()} on a
+ *       periodic future returns only by cancellation.
+ *   <li>Cancelling a pending task removes it from the heap at once (STPE's {@code removeOnCancel}
+ *       policy, always on): timeouts that are scheduled and then cancelled, the common case, leave
+ *       nothing behind.
+ *   <li>{@link #shutdown()}: further scheduling is rejected; periodic tasks are cancelled (a run in
+ *       progress finishes, and is not repeated); delayed one-shot tasks still run when due.
+ *       {@link #shutdownNow()}: everything pending is cancelled, and the tasks that never started
+ *       are returned.
+ *   <li>A due task that the sink refuses (or throws on) is cancelled, so its future completes
+ *       instead of hanging: no accepted task is silently lost.
+ * </ul>
+ */
+public final class DelayScheduler {
+    /*
+     * Implementation overview
+     *
+     * One timer thread per scheduler (so one per pool; the JDK 25 ForkJoinPool likewise runs one
+     * "DelayScheduler" thread per pool), never a thread per task. It is started lazily by the
+     * first schedule call, is a daemon (a forgotten pool does not keep the JVM alive), and exits
+     * once the scheduler is shut down and holds nothing.
+     *
+     * The tasks sit in an indexed 4-ary min-heap (DeadlineHeap) keyed by deadline, then by a
+     * sequence number (FIFO among equal deadlines). One ReentrantLock guards the heap and the
+     * state below; the timer waits on a Condition of that lock:
+     *   - heap empty:            await() with no timeout: no CPU, no wake-ups, until signalled;
+     *   - head due in d ns:      awaitNanos(d), then re-check (a wake-up may be early or spurious);
+     *   - head due:              move up to MAX_HANDOFF_BATCH due tasks out of the heap, release
+     *                            the lock, hand them to the sink, and loop.
+     * A schedule call signals the Condition only when its task becomes the new head (an earlier
+     * deadline than the timer sleeps towards); shutdown and shutdownNow signal so the timer can
+     * exit. A lock rather than a lock-free pending stack: every operation is O(log n) under a lock
+     * held for well under a microsecond, which is far below the cost of the timer's own wake-up
+     * (~20 us, see "Costs measured" in DESIGN.md), and it makes the shutdown rules below easy to state and to check.
+     *
+     * Invariants (all under the lock):
+     *   S1  runState only grows: RUNNING -> SHUTDOWN -> STOPPED (or RUNNING -> STOPPED).
+     *   S2  nothing enters the heap unless runState == RUNNING; so after shutdown the heap only
+     *       shrinks, and "idle after shutdown" (I) below is permanent.
+     *   S3  handoffsInFlight counts tasks the timer took out of the heap but has not yet passed to
+     *       the sink. The sink sees a task before that count drops, so a pool that checks isIdle()
+     *       after its queue drained cannot miss a task that is between scheduler and pool.
+     *   I   idle == heap empty && handoffsInFlight == 0. The sink's schedulerIdle() is called exactly
+     *       once, by whichever thread first makes "runState != RUNNING && idle" true, after it has
+     *       released the lock (the pool may call back into the scheduler, and may hold its own lock).
+     *
+     * Memory ordering: runState is volatile so that ScheduledTask.run() can read it without the
+     * lock (mayRun); it is written only under the lock. Everything else a task carries between
+     * threads (deadline, heapIndex, released) is published by the lock or by the sink's own
+     * hand-off to a worker, which must be a happens-before edge as any executor's is.
+     */
+
+    private static final int RUNNING = 0;
+    private static final int SHUTDOWN = 1;
+    private static final int STOPPED = 2;
+
+    /** Delays and periods above this are clamped, keeping deadline differences far from overflow. */
+    static final long MAX_DELAY_NANOS = 1L << 62;
+
+    /** Bounds how long the timer holds the lock when a burst of tasks comes due together. */
+    private static final int MAX_HANDOFF_BATCH = 256;
+
+    private final DueTaskSink sink;
+    private final String threadName;
+    private final AtomicLong sequencer = new AtomicLong();
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when the heap's head gets earlier or when runState changes. */
+    private final Condition timerWork = lock.newCondition();
+    private final DeadlineHeap<ScheduledTask<?>> heap = new DeadlineHeap<>();
+
+    private volatile int runState = RUNNING;   // written under lock (S1)
+    private int handoffsInFlight;              // under lock (S3)
+    private boolean idleReported;              // under lock (I)
+    private Thread timer;                      // under lock; null until the first schedule
+    /** Times the timer returned from a wait; single writer (the timer), read by tests. */
+    private volatile long timerWakeups;
+
+    /**
+     * @param sink where due tasks go; its {@code submitDue} is called from the timer thread only
+     * @param threadName name of the timer thread, started on the first schedule call
+     */
+    public DelayScheduler(DueTaskSink sink, String threadName) {
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.threadName = Objects.requireNonNull(threadName, "threadName");
+    }
+
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        return enqueue(new ScheduledTask<Void>(this, command, deadlineAfter(delay, unit), 0, nextSequence()));
+    }
+
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(unit, "unit");
+        return enqueue(new ScheduledTask<>(this, callable, deadlineAfter(delay, unit), nextSequence()));
+    }
+
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period,
+                                                  TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        long periodNanos = positiveNanos("period", period, unit);
+        return enqueue(new ScheduledTask<Void>(
+                this, command, deadlineAfter(initialDelay, unit), periodNanos, nextSequence()));
+    }
+
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
+                                                     TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        long delayNanos = positiveNanos("delay", delay, unit);
+        return enqueue(new ScheduledTask<Void>(
+                this, command, deadlineAfter(initialDelay, unit), -delayNanos, nextSequence()));
+    }
+
+    /**
+     * Rejects further scheduling, cancels periodic tasks, keeps delayed one-shot tasks (they run
+     * when due). Idempotent. Reports {@link DueTaskSink#schedulerIdle()} now if nothing remains.
+     */
+    public void shutdown() {
+        List<ScheduledTask<?>> periodic;
+        boolean reportIdle;
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                return;
+            }
+            runState = SHUTDOWN;
+            periodic = heap.removeIf(ScheduledTask::isPeriodic);
+            reportIdle = claimIdleReport();
+            timerWork.signal();   // the timer may now have to exit
+        } finally {
+            lock.unlock();
+        }
+        for (ScheduledTask<?> task : periodic) {
+            task.cancel(false);   // already out of the heap, so its remove() finds nothing to do
+        }
+        if (reportIdle) {
+            sink.schedulerIdle();
+        }
+    }
+
+    /**
+     * Cancels every pending task and returns those that never started, each exactly once, in
+     * deadline order. Each element is the very {@link ScheduledFuture} that {@code schedule*}
+     * returned (as in ScheduledThreadPoolExecutor), already cancelled, so running it does nothing
+     * and waiters on it wake up. A periodic task that has run at least once is cancelled but not
+     * listed. Tasks already handed to the pool are the pool's to drain.
+     */
+    public List<Runnable> shutdownNow() {
+        List<ScheduledTask<?>> pending;
+        boolean reportIdle;
+        lock.lock();
+        try {
+            if (runState == STOPPED) {
+                return List.of();
+            }
+            runState = STOPPED;
+            pending = heap.clear();
+            reportIdle = claimIdleReport();
+            timerWork.signal();
+        } finally {
+            lock.unlock();
+        }
+        pending.sort(ScheduledTask::compareTo);
+        List<Runnable> neverStarted = new ArrayList<>(pending.size());
+        for (ScheduledTask<?> task : pending) {
+            // released was written under the lock we held when draining, so this read is safe (T2).
+            // A task the user cancelled meanwhile is theirs, not ours to return.
+            boolean started = task.isReleased();
+            if (task.cancel(false) && !started) {
+                neverStarted.add(task);
+            }
+        }
+        if (reportIdle) {
+            sink.schedulerIdle();
+        }
+        return neverStarted;
+    }
+
+    /** True when the scheduler holds no task: after shutdown, the pool may terminate once drained. */
+    public boolean isIdle() {
+        lock.lock();
+        try {
+            return isIdleLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Tasks waiting for their deadline, plus due tasks on their way to the pool. */
+    public int pendingCount() {
+        lock.lock();
+        try {
+            return heap.size() + handoffsInFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isShutdown() {
+        return runState != RUNNING;
+    }
+
+    @Override
+    public String toString() {
+        return "DelayScheduler[" + threadName + ", " + stateName(runState) + ", pending=" + pendingCount() + "]";
+    }
+
+    // ---- called by ScheduledTask -------------------------------------------------------------
+
+    /** Whether a due task may run now: STPE's default run-after-shutdown policy. */
+    boolean mayRun(ScheduledTask<?> task) {
+        int state = runState;   // volatile read; no lock on the run path
+        return state == RUNNING || (state == SHUTDOWN && !task.isPeriodic());
+    }
+
+    /** Puts a periodic task back after a normal run; cancels it instead once shut down (S2). */
+    void reschedule(ScheduledTask<?> task) {
+        lock.lock();
+        try {
+            if (task.isCancelled()) {   // cancelled during its run: stays out (T4)
+                return;
+            }
+            if (runState == RUNNING) {
+                insert(task);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        task.cancel(false);
+    }
+
+    /** Removes a cancelled task from the heap, if it is there. */
+    void remove(ScheduledTask<?> task) {
+        boolean reportIdle;
+        lock.lock();
+        try {
+            if (!heap.remove(task)) {
+                return;
+            }
+            reportIdle = claimIdleReport();
+            if (reportIdle) {
+                timerWork.signal();   // shut down and now empty: the timer can exit
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (reportIdle) {
+            sink.schedulerIdle();
+        }
+    }
+
+    // ---- scheduling ----------------------------------------------------------------------------
+
+    private <T> ScheduledFuture<T> enqueue(ScheduledTask<T> task) {
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                throw new RejectedExecutionException(
+                        "scheduler " + threadName + " is " + stateName(runState) + "; task rejected: " + task);
+            }
+            startTimerIfNeeded();
+            insert(task);
+        } finally {
+            lock.unlock();
+        }
+        return task;
+    }
+
+    /** Under lock: adds the task and wakes the timer only if the task is the new head. */
+    private void insert(ScheduledTask<?> task) {
+        heap.add(task);
+        if (heap.peek() == task) {
+            timerWork.signal();
+        }
+    }
+
+    private void startTimerIfNeeded() {
+        if (timer != null) {
+            return;
+        }
+        Thread thread = Thread.ofPlatform()
+                .name(threadName)
+                .daemon(true)
+                .inheritInheritableThreadLocals(false)
+                .unstarted(this::runTimer);
+        try {
+            thread.start();
+        } catch (OutOfMemoryError | RuntimeException e) {   // OOM: "unable to create native thread"
+            throw new RejectedExecutionException("cannot start timer thread " + threadName, e);
+        }
+        timer = thread;
+    }
+
+    private long nextSequence() {
+        return sequencer.getAndIncrement();
+    }
+
+    private static long deadlineAfter(long delay, TimeUnit unit) {
+        long nanos = Math.clamp(unit.toNanos(delay), 0L, MAX_DELAY_NANOS);
+        return System.nanoTime() + nanos;
+    }
+
+    private static long positiveNanos(String what, long value, TimeUnit unit) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(what + " must be positive: " + value + " " + unit);
+        }
+        return Math.min(unit.toNanos(value), MAX_DELAY_NANOS);
+    }
+
+    // ---- the timer thread ------------------------------------------------------------------
+
+    private void runTimer() {
+        ScheduledTask<?>[] batch = new ScheduledTask<?>[MAX_HANDOFF_BATCH];
+        boolean normalExit = false;
+        try {
+            int due;
+            while ((due = awaitDueTasks(batch)) >= 0) {
+                handOff(batch, due);
+            }
+            normalExit = true;
+        } finally {
+            if (!normalExit) {
+                recoverFromTimerFailure(batch);
+            }
+        }
+    }
+
+    /**
+     * Blocks until tasks are due, moves up to {@code batch.length} of them out of the heap and
+     * returns how many; returns -1 when the timer should exit (stopped, or shut down and empty).
+     */
+    private int awaitDueTasks(ScheduledTask<?>[] batch) {
+        lock.lock();
+        try {
+            for (;;) {
+                int state = runState;
+                if (state == STOPPED || (state == SHUTDOWN && heap.isEmpty())) {
+                    return -1;
+                }
+                ScheduledTask<?> head = heap.peek();
+                long now = System.nanoTime();
+                if (head == null) {
+                    timerWork.awaitUninterruptibly();
+                    timerWakeups++;   // single writer
+                    continue;
+                }
+                long wait = head.deadline() - now;
+                if (wait > 0) {
+                    awaitNanosUninterruptibly(wait);
+                    timerWakeups++;
+                    continue;
+                }
+                int count = 0;
+                while (count < batch.length && (head = heap.peek()) != null && head.deadline() - now <= 0) {
+                    heap.poll();
+                    head.markReleased();
+                    batch[count++] = head;
+                }
+                handoffsInFlight = count;   // S3: still counted as ours until the sink has them
+                return count;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitNanosUninterruptibly(long nanos) {
+        try {
+            timerWork.awaitNanos(nanos);
+        } catch (InterruptedException e) {
+            // Only this class starts the timer thread; an interrupt carries no request. The loop
+            // re-reads the heap and the state either way.
+        }
+    }
+
+    /** Outside the lock: passes each due task to the sink; a refused task is cancelled. */
+    private void handOff(ScheduledTask<?>[] batch, int count) {
+        for (int i = 0; i < count; i++) {
+            ScheduledTask<?> task = batch[i];
+            batch[i] = null;
+            if (!task.isDone() && !submitToSink(task)) {
+                task.cancel(false);
+            }
+        }
+        boolean reportIdle;
+        lock.lock();
+        try {
+            handoffsInFlight = 0;
+            reportIdle = claimIdleReport();
+        } finally {
+            lock.unlock();
+        }
+        if (reportIdle) {
+            sink.schedulerIdle();
+        }
+    }
+
+    private boolean submitToSink(ScheduledTask<?> task) {
+        try {
+            return sink.submitDue(task);
+        } catch (RuntimeException | Error e) {
+            return false;   // the task is cancelled: its future reports that it did not run
+        }
+    }
+
+    /**
+     * The timer loop ended by an unexpected Error (out of memory, most likely). Cancels the tasks
+     * it was holding, so none hangs, and starts a replacement if tasks remain.
+     */
+    private void recoverFromTimerFailure(ScheduledTask<?>[] batch) {
+        for (int i = 0; i < batch.length; i++) {
+            if (batch[i] != null) {
+                batch[i].cancel(false);
+                batch[i] = null;
+            }
+        }
+        boolean reportIdle;
+        lock.lock();
+        try {
+            handoffsInFlight = 0;
+            timer = null;
+            if (!heap.isEmpty() && runState != STOPPED) {
+                try {
+                    startTimerIfNeeded();
+                } catch (RejectedExecutionException e) {
+                    // Nothing more can be done here; the next schedule call tries again.
+                }
+            }
+            reportIdle = claimIdleReport();
+        } finally {
+            lock.unlock();
+        }
+        if (reportIdle) {
+            sink.schedulerIdle();
+        }
+    }
+
+    // ---- idle reporting ----------------------------------------------------------------------
+
+    private boolean isIdleLocked() {
+        return heap.isEmpty() && handoffsInFlight == 0;
+    }
+
+    /** Under lock: true exactly once, for the caller that first sees "shut down and idle" (I). */
+    private boolean claimIdleReport() {
+        if (runState != RUNNING && !idleReported && isIdleLocked()) {
+            idleReported = true;
+            return true;
+        }
+        return false;
+    }
+
+    private static String stateName(int state) {
+        return switch (state) {
+            case RUNNING -> "running";
+            case SHUTDOWN -> "shut down";
+            default -> "stopped";
+        };
+    }
+
+    // ---- for tests -------------------------------------------------------------------------
+
+    /** The timer thread, or null before the first schedule call. */
+    Thread timerThread() {
+        lock.lock();
+        try {
+            return timer;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long timerWakeups() {
+        return timerWakeups;
+    }
+
+    int heapCapacity() {
+        lock.lock();
+        try {
+            return heap.capacity();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

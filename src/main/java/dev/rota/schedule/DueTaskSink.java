@@ -1,0 +1,28 @@
+package dev.rota.schedule;
+
+/**
+ * The pool, as a {@link DelayScheduler} sees it: where due tasks go, and whom to tell that the
+ * scheduler has drained after shutdown.
+ */
+public interface DueTaskSink {
+
+    /**
+     * Runs a due task on the pool. Called only from the scheduler's timer thread, so it must not
+     * block. Accepts while the pool is running or shut down (a shut-down pool still runs delayed
+     * one-shot tasks), refuses once it is stopped.
+     *
+     * @return false when the pool refuses; the scheduler then cancels the task, so that its future
+     *     reports the refusal instead of never completing. Throwing counts as refusing.
+     */
+    boolean submitDue(Runnable task);
+
+    /**
+     * Called once, when the scheduler holds nothing any more after {@link DelayScheduler#shutdown()}
+     * or {@link DelayScheduler#shutdownNow()}: every due task has been handed over, so the pool may
+     * terminate once its own queues drain. Called on whichever thread made the scheduler idle:
+     * the timer thread, a thread that cancelled the last task, or the thread that shut it down
+     * (from inside {@code shutdown()} itself when nothing was pending). Never called while the
+     * scheduler holds its lock, so it may call back into the scheduler.
+     */
+    void schedulerIdle();
+}

@@ -1,0 +1,138 @@
+package dev.rota.schedule;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
+/**
+ * A delayed or periodic task of a {@link DelayScheduler}: the future that {@code schedule*} returns,
+ * and the {@link Runnable} that the pool runs when it is due.
+ *
+ * <p>{@link FutureTask} supplies the completion states, {@code get}, and interruption on
+ * {@code cancel(true)}; this class adds the deadline, the period and the way back into the heap.
+ */
+final class ScheduledTask<V> extends FutureTask<V>
+        implements RunnableScheduledFuture<V>, DeadlineHeap.Node {
+    /*
+     * Invariants:
+     *   T1  a task is in the scheduler's heap, or handed to the pool, or running, or done; never two
+     *       of these at once. So runs of a periodic task never overlap: the next deadline is set and
+     *       the task re-enters the heap only after runAndReset() has returned.
+     *   T2  heapIndex and released are read and written only under the scheduler's lock.
+     *   T3  deadline changes only while the task is outside the heap (between runs); it is
+     *       volatile because getDelay()/compareTo() read it from any thread.
+     *   T4  a cancelled task is never re-inserted: reschedule() checks isCancelled() under the lock,
+     *       and cancel() removes under the same lock after its CAS, so one of the two sees the other.
+     */
+
+    private final DelayScheduler scheduler;
+    /** 0: one-shot; > 0: fixed rate, in ns; < 0: fixed delay of -period ns. */
+    private final long period;
+    private final long sequence;
+    private volatile long deadline;
+    private int heapIndex = DeadlineHeap.NOT_IN_HEAP;
+    /** True once the timer has handed this task to the pool: it is no longer "never started". */
+    private boolean released;
+
+    ScheduledTask(DelayScheduler scheduler, Runnable command, long deadline, long period, long sequence) {
+        super(command, null);
+        this.scheduler = scheduler;
+        this.deadline = deadline;
+        this.period = period;
+        this.sequence = sequence;
+    }
+
+    ScheduledTask(DelayScheduler scheduler, Callable<V> callable, long deadline, long sequence) {
+        super(callable);
+        this.scheduler = scheduler;
+        this.deadline = deadline;
+        this.period = 0;
+        this.sequence = sequence;
+    }
+
+    /**
+     * Runs once when due. A one-shot completes its future. A periodic task that returns normally
+     * goes back to the scheduler with its next deadline; one that throws completes its future
+     * exceptionally and stops. A task that the scheduler's shutdown state forbids is cancelled
+     * instead of run (periodic after shutdown, anything after shutdownNow), as in
+     * ScheduledThreadPoolExecutor.
+     */
+    @Override
+    public void run() {
+        if (!scheduler.mayRun(this)) {
+            cancel(false);
+        } else if (period == 0) {
+            super.run();
+        } else if (runAndReset()) {
+            advanceDeadline();
+            scheduler.reschedule(this);
+        }
+    }
+
+    /** Fixed rate: from the previous deadline, so runs keep their cadence. Fixed delay: from now. */
+    private void advanceDeadline() {
+        deadline = period > 0 ? deadline + period : System.nanoTime() - period;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (cancelled) {
+            scheduler.remove(this);   // at once: cancelled timers hold no memory (T4)
+        }
+        return cancelled;
+    }
+
+    @Override
+    public boolean isPeriodic() {
+        return period != 0;
+    }
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+        return unit.convert(deadline - System.nanoTime(), NANOSECONDS);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+        if (other == this) {
+            return 0;
+        }
+        if (other instanceof ScheduledTask<?> task) {
+            return DeadlineHeap.before(this, task) ? -1 : DeadlineHeap.before(task, this) ? 1 : 0;
+        }
+        return Long.signum(getDelay(NANOSECONDS) - other.getDelay(NANOSECONDS));
+    }
+
+    @Override
+    public long deadline() {
+        return deadline;
+    }
+
+    @Override
+    public long sequence() {
+        return sequence;
+    }
+
+    @Override
+    public int heapIndex() {
+        return heapIndex;
+    }
+
+    @Override
+    public void heapIndex(int index) {
+        heapIndex = index;
+    }
+
+    boolean isReleased() {
+        return released;
+    }
+
+    void markReleased() {
+        released = true;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.rota.share;
+
+/**
+ * A client of a {@link CurrencyGraph} (a task group): funded by one ticket of one currency, active while
+ * it has work. Its {@link #value()} is its ticket's value while active and 0 otherwise.
+ *
+ * <p>{@link #id()} is a small non-negative integer, unique among the graph's live clients and reused
+ * after {@link CurrencyGraph#remove(ClientNode)}; schedulers index their arrays by it.
+ */
+public final class ClientNode extends ShareNode {
+    final int id;
+    final Ticket ticket;
+    boolean active;
+    boolean removed;
+    /** True while this client sits in the graph's list of clients whose value changed. */
+    boolean pendingChange;
+
+    ClientNode(CurrencyGraph graph, String name, int id, CurrencyNode currency, long amount) {
+        super(graph, name);
+        this.id = id;
+        this.ticket = new Ticket(currency, this, amount);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public Ticket ticket() {
+        return ticket;
+    }
+
+    public CurrencyNode currency() {
+        return ticket.issuer;
+    }
+
+    public long tickets() {
+        return ticket.amount;
+    }
+
+    public boolean isActive() {
+        return active;
+    }
+
+    public boolean isRemoved() {
+        return removed;
+    }
+
+    @Override
+    public String toString() {
+        return "client " + name;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.rota.share;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A currency of a {@link CurrencyGraph}: funded by tickets of more primitive currencies, it issues its
+ * own tickets to clients and to other currencies.
+ *
+ * <p>Invariants, kept by the graph: {@code activeAmount} is the sum of the amounts of its active issued
+ * tickets and never exceeds {@code issuedAmount}, the sum of all its issued amounts; its backing tickets
+ * are active exactly when {@code activeAmount > 0}; {@code value} is the sum of the values of its active
+ * backing tickets (for the base currency, its active amount).
+ */
+public final class CurrencyNode extends ShareNode {
+    final boolean base;
+    /** Tickets in other currencies that fund this one. */
+    final List<Ticket> backing = new ArrayList<>();
+    /** Tickets denominated in this currency, held by clients or by currencies it funds. */
+    final List<Ticket> issued = new ArrayList<>();
+    long issuedAmount;
+    long activeAmount;
+
+    CurrencyNode(CurrencyGraph graph, String name, boolean base) {
+        super(graph, name);
+        this.base = base;
+    }
+
+    public boolean isBase() {
+        return base;
+    }
+
+    /** Sum of the amounts of this currency's tickets that are active now. */
+    public long activeAmount() {
+        return activeAmount;
+    }
+
+    /** Sum of the amounts of all tickets issued in this currency. */
+    public long issuedAmount() {
+        return issuedAmount;
+    }
+
+    /** The funding tickets backing this currency (empty for the base currency). */
+    public List<Ticket> backing() {
+        return Collections.unmodifiableList(backing);
+    }
+
+    /** The tickets issued in this currency. */
+    public List<Ticket> issued() {
+        return Collections.unmodifiableList(issued);
+    }
+
+    @Override
+    public String toString() {
+        return "currency " + name;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.rota.share;
+
+/**
+ * A proportional-share policy over clients named by small non-negative ids: it picks which client
+ * runs next and learns how much CPU time each used. Implementations are single-threaded and
+ * deterministic; the live pool drives them with measured time, the simulator with virtual time.
+ *
+ * <p>A client competes while its value (in base units, see {@link CurrencyGraph}) is positive.
+ * Setting it to 0 makes the client leave; a later positive value lets it rejoin with whatever
+ * credit or debt the policy keeps for it, until {@link #remove(int)} forgets it.
+ */
+public interface ShareScheduler {
+
+    /** What {@link #pick()} returns when no client competes. */
+    int NONE = -1;
+
+    /**
+     * Joins, re-weights or (with 0) makes {@code client} leave.
+     *
+     * @throws IllegalArgumentException if {@code client} is negative or {@code value} is negative,
+     *                                  infinite or NaN
+     */
+    void setValue(int client, double value);
+
+    /** Forgets {@code client} entirely, so that its id may name a new client; a no-op if unknown. */
+    void remove(int client);
+
+    /** The client that should run next, or {@link #NONE}. */
+    int pick();
+
+    /**
+     * Charges {@code client} with {@code usedNanos} of CPU time against a quantum of
+     * {@code quantumNanos}. Charging a client that left is allowed (its last batch may end after it
+     * ran out of work).
+     *
+     * @throws IllegalArgumentException if the client is unknown, {@code usedNanos} is negative or
+     *                                  {@code quantumNanos} is not positive
+     */
+    void charge(int client, long usedNanos, long quantumNanos);
+
+    /** Makes {@code client} compete with {@code value}. */
+    default void join(int client, double value) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException("a joining client needs a positive value: " + value);
+        }
+        setValue(client, value);
+    }
+
+    /** Makes {@code client} stop competing, keeping its place for a later {@link #join}. */
+    default void leave(int client) {
+        setValue(client, 0);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ManagedBlockTest {
+
+    /** The JDK's blocker shape: waits on a latch. */
+    static final class LatchBlocker implements ForkJoinPool.ManagedBlocker {
+        final CountDownLatch latch;
+        final AtomicInteger blockCalls = new AtomicInteger();
+
+        LatchBlocker(CountDownLatch latch) {
+            this.latch = latch;
+        }
+
+        @Override
+        public boolean block() throws InterruptedException {
+            blockCalls.incrementAndGet();
+            latch.await();
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return latch.getCount() == 0;
+        }
+    }
+
+    @Test
+    void otherTasksCompleteWhileEveryWorkerBlocks() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).spareKeepAlive(Duration.ofMillis(100)).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch allBlocked = new CountDownLatch(pool.workers());
+            for (int i = 0; i < pool.workers(); i++) {
+                pool.execute(() -> {
+                    allBlocked.countDown();
+                    try {
+                        RotaPool.managedBlock(new LatchBlocker(release));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
+            CountDownLatch others = new CountDownLatch(1_000);
+            for (int i = 0; i < 1_000; i++) {
+                pool.execute(others::countDown);
+            }
+            assertTrue(others.await(30, TimeUnit.SECONDS), "no task ran while every worker blocked");
+            assertTrue(pool.spareThreads() > 0);
+            assertTrue(pool.spareThreads() <= pool.workers(), "one spare per blocked worker at most");
+            release.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (pool.spareThreads() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(0, pool.spareThreads(), "spares go away once no longer needed");
+            assertEquals(9, pool.submit(() -> 9).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void spareCountIsBounded() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).maxSpareThreads(1).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch allBlocked = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    allBlocked.countDown();
+                    try {
+                        RotaPool.managedBlock(new LatchBlocker(release));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
+            CountDownLatch other = new CountDownLatch(1);
+            pool.execute(other::countDown);
+            assertTrue(other.await(30, TimeUnit.SECONDS), "the one spare runs other tasks");
+            assertEquals(1, pool.spareThreads());
+            release.countDown();
+        }
+    }
+
+    @Test
+    void releasableBlockerNeverBlocks() throws Exception {
+        LatchBlocker open = new LatchBlocker(new CountDownLatch(0));
+        RotaPool.managedBlock(open);
+        assertEquals(0, open.blockCalls.get());
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            pool.submit(() -> {
+                RotaPool.managedBlock(open);
+                return null;
+            }).get(30, TimeUnit.SECONDS);
+            assertEquals(0, open.blockCalls.get());
+            assertEquals(0, pool.spareThreads());
+        }
+    }
+
+    @Test
+    void outsideThePoolItJustBlocks() throws Exception {
+        CountDownLatch latch = new CountDownLatch(1);
+        LatchBlocker blocker = new LatchBlocker(latch);
+        Thread outside = new Thread(() -> {
+            try {
+                RotaPool.managedBlock(blocker);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        outside.start();
+        while (blocker.blockCalls.get() == 0) {
+            Thread.sleep(5);
+        }
+        assertTrue(outside.isAlive());
+        latch.countDown();
+        outside.join(30_000);
+        assertFalse(outside.isAlive());
+    }
+
+    @Test
+    void badSpareSettingsAreNamed() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RotaPool.builder().maxSpareThreads(-1))
+                .getMessage().contains("-1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RotaPool.builder().spareKeepAlive(Duration.ZERO))
+                .getMessage().contains("PT0S"));
+        assertThrows(NullPointerException.class, () -> RotaPool.managedBlock(null));
+    }
+
+    @Test
+    void poolWithBlockedWorkerTerminatesOnlyAfterItUnblocks() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).build();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(1);
+        pool.execute(() -> {
+            blocked.countDown();
+            try {
+                RotaPool.managedBlock(new LatchBlocker(release));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(blocked.await(30, TimeUnit.SECONDS));
+        pool.execute(() -> {});
+        pool.shutdown();
+        assertFalse(pool.awaitTermination(100, TimeUnit.MILLISECONDS));
+        release.countDown();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        assertEquals(2, pool.completedTasks());
+    }
+}

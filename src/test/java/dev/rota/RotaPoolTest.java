@@ -1,0 +1,193 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.rota.affinity.Affinity;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/** Rota-specific behaviour of {@link RotaPool}; the shared ExecutorService contract is in ExecutorContractTest. */
+class RotaPoolTest {
+
+    private static String message(Runnable r) {
+        return assertThrows(IllegalArgumentException.class, r::run).getMessage();
+    }
+
+    @Test
+    void badBuilderInputIsNamed() {
+        assertTrue(message(() -> RotaPool.builder().workers(0)).contains("0"));
+        assertTrue(message(() -> RotaPool.builder().workers(-3)).contains("-3"));
+        assertTrue(message(() -> RotaPool.builder().cpus(0, -2)).contains("-2"));
+        assertTrue(message(() -> RotaPool.builder().cpus(1, 1)).contains("1"));
+        assertThrows(IllegalArgumentException.class, () -> RotaPool.builder().cpus());
+        assertThrows(NullPointerException.class, () -> RotaPool.builder().cpus((int[]) null));
+    }
+
+    @Test
+    void cpuTheProcessMayNotUseIsRejectedByNumber() {
+        int notAllowed = CpuTopology.current().cpuIds().length() + 1000;
+        String msg = message(() -> RotaPool.builder().cpus(notAllowed).build());
+        assertTrue(msg.contains(Integer.toString(notAllowed)), msg);
+    }
+
+    @Test
+    void oneWorkerPerAllowedCpuByDefault() {
+        try (RotaPool pool = RotaPool.create()) {
+            CpuTopology topology = pool.topology();
+            assertEquals(topology.cpus().size(), pool.workers());
+            Set<Integer> cpus = new HashSet<>();
+            for (CpuTopology.WorkerPlacement w : topology.workers()) {
+                cpus.add(w.cpu());
+            }
+            assertEquals(pool.workers(), cpus.size(), "each worker on its own CPU");
+        }
+    }
+
+    @Test
+    void workersArePinnedWhereThePlatformAllows() {
+        assumeTrue(Affinity.system().canPin(), Affinity.system().unavailableReason());
+        try (RotaPool pool = RotaPool.builder().workers(2).build()) {
+            assertTrue(pool.topology().pinned(), pool.topology().toString());
+            for (CpuTopology.WorkerPlacement w : pool.topology().workers()) {
+                assertEquals("", w.note());
+            }
+        }
+    }
+
+    @Test
+    void unpinnedPoolSaysWhy() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).pinning(false).build()) {
+            assertFalse(pool.topology().pinned());
+            for (CpuTopology.WorkerPlacement w : pool.topology().workers()) {
+                assertFalse(w.pinned());
+                assertTrue(w.note().contains("disabled"), w.note());
+            }
+            assertEquals(42, pool.submit(() -> 42).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void explicitCpusAreUsedInOrder() {
+        int cpu = CpuTopology.current().cpus().getFirst().id();
+        try (RotaPool pool = RotaPool.builder().cpus(cpu).build()) {
+            assertEquals(1, pool.workers());
+            assertEquals(cpu, pool.topology().workers().getFirst().cpu());
+        }
+    }
+
+    @Test
+    void moreWorkersThanCpusShareCpus() throws Exception {
+        int cpus = CpuTopology.current().cpus().size();
+        try (RotaPool pool = RotaPool.builder().workers(cpus + 2).build()) {
+            assertEquals(cpus + 2, pool.workers());
+            LongAdder ran = new LongAdder();
+            for (int i = 0; i < 10_000; i++) {
+                pool.execute(ran::increment);
+            }
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertEquals(10_000, ran.sum());
+        }
+    }
+
+    /** A worker's own submissions wait in its own queue; when it blocks, the other worker steals them. */
+    @Test
+    void tasksOfABlockedWorkerAreStolen() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).build()) {
+            int n = 1_000;
+            CountDownLatch children = new CountDownLatch(n);
+            AtomicBoolean allRan = new AtomicBoolean();
+            pool.submit(() -> {
+                for (int i = 0; i < n; i++) {
+                    pool.execute(children::countDown);
+                }
+                allRan.set(children.await(30, TimeUnit.SECONDS));   // blocks this worker
+                return null;
+            }).get(60, TimeUnit.SECONDS);
+            assertTrue(allRan.get(), "the blocked worker's tasks were not taken by the other worker");
+            assertTrue(pool.stolenTasks() > 0);
+            long perWorker = pool.workerStats().stream().mapToLong(WorkerStats::stolen).sum();
+            assertEquals(pool.stolenTasks(), perWorker, "steals are counted per worker");
+        }
+    }
+
+    @Test
+    void uncaughtExceptionGoesToTheHandlerAndTheWorkerCarriesOn() throws Exception {
+        List<Throwable> seen = new ArrayList<>();
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(3);
+        Thread.UncaughtExceptionHandler handler = (t, e) -> {
+            synchronized (seen) {
+                seen.add(e);
+            }
+            handlerThread.set(t);
+            handled.countDown();
+        };
+        try (RotaPool pool = RotaPool.builder().workers(1).uncaughtExceptionHandler(handler).build()) {
+            Set<Thread> workerThreads = ConcurrentHashMap.newKeySet();
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                pool.execute(() -> {
+                    workerThreads.add(Thread.currentThread());
+                    throw new IllegalStateException("boom " + n);
+                });
+            }
+            assertTrue(handled.await(30, TimeUnit.SECONDS));
+            assertEquals(7, pool.submit(() -> 7).get(30, TimeUnit.SECONDS), "the worker still runs tasks");
+            assertEquals(1, workerThreads.size(), "the same worker carried on");
+            assertSame(workerThreads.iterator().next(), handlerThread.get());
+            synchronized (seen) {
+                assertEquals(3, seen.size());
+                assertTrue(seen.stream().allMatch(e -> e instanceof IllegalStateException));
+            }
+        }
+    }
+
+    @Test
+    void interruptOfOneTaskDoesNotLeakIntoTheNext() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            pool.execute(() -> Thread.currentThread().interrupt());
+            assertFalse(pool.submit(() -> Thread.currentThread().isInterrupted()).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void workerThreadsAreNamedDaemonsByDefault() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).name("orders").build()) {
+            Thread worker = pool.submit(Thread::currentThread).get(30, TimeUnit.SECONDS);
+            assertTrue(worker.isDaemon());
+            assertTrue(worker.getName().startsWith("orders-worker-"), worker.getName());
+            assertEquals("orders", pool.name());
+        }
+        try (RotaPool pool = RotaPool.builder().workers(1).daemon(false).build()) {
+            assertFalse(pool.submit(() -> Thread.currentThread().isDaemon()).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void countsTasksAndReportsStateInToString() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(2).build();
+        for (int i = 0; i < 1000; i++) {
+            pool.execute(() -> {});
+        }
+        pool.shutdown();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        assertEquals(1000, pool.completedTasks());
+        assertEquals(0, pool.queuedTasks());
+        assertTrue(pool.toString().contains("Terminated"), pool.toString());
+    }
+}

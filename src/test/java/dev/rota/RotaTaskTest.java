@@ -1,0 +1,233 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RotaTaskTest {
+    private RotaPool pool;
+
+    @BeforeEach
+    void start() {
+        pool = RotaPool.builder().workers(2).build();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    static final class Fib extends RotaTask<Long> {
+        final int n;
+
+        Fib(int n) {
+            this.n = n;
+        }
+
+        @Override
+        protected Long compute() {
+            if (n <= 12) {
+                return slow(n);
+            }
+            Fib f1 = new Fib(n - 1);
+            f1.fork();
+            return new Fib(n - 2).compute() + f1.join();
+        }
+
+        static long slow(int n) {
+            return n <= 1 ? n : slow(n - 1) + slow(n - 2);
+        }
+    }
+
+    /** Sums the leaves of a binary tree of forks: every leaf counted once, total exact. */
+    static final class Leaves extends RotaTask<Long> {
+        final int lo;
+        final int hi;
+        final LongAdder visits;
+
+        Leaves(int lo, int hi, LongAdder visits) {
+            this.lo = lo;
+            this.hi = hi;
+            this.visits = visits;
+        }
+
+        @Override
+        protected Long compute() {
+            if (hi - lo == 1) {
+                visits.increment();
+                return (long) lo;
+            }
+            int mid = (lo + hi) >>> 1;
+            Leaves left = new Leaves(lo, mid, visits);
+            Leaves right = new Leaves(mid, hi, visits);
+            invokeAll(left, right);
+            return left.join() + right.join();
+        }
+    }
+
+    @Test
+    void recursiveFibonacci() {
+        assertEquals(Fib.slow(27), pool.invoke(new Fib(27)));
+    }
+
+    @Test
+    void aMillionForkedLeavesSumExactly() {
+        int n = 1 << 20;
+        LongAdder visits = new LongAdder();
+        long sum = pool.invoke(new Leaves(0, n, visits));
+        assertEquals((long) n * (n - 1) / 2, sum);
+        assertEquals(n, visits.sum());
+        assertTrue(pool.stolenTasks() > 0, "idle workers stole forked tasks");
+    }
+
+    @Test
+    void deepRecursionOfNestedJoins() {
+        class Chain extends RotaTask<Integer> {
+            final int depth;
+
+            Chain(int depth) {
+                this.depth = depth;
+            }
+
+            @Override
+            protected Integer compute() {
+                if (depth == 0) {
+                    return 0;
+                }
+                Chain next = new Chain(depth - 1);
+                next.fork();
+                return next.join() + 1;
+            }
+        }
+        assertEquals(500, pool.invoke(new Chain(500)));   // ForkJoinPool overflows a default stack near 1 000
+    }
+
+    @Test
+    void exceptionReachesJoinAndInvokeAsThrown() {
+        IllegalStateException boom = new IllegalStateException("boom", new ArithmeticException("cause"));
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw boom;
+            }
+        }
+        class Parent extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                Failing child = new Failing();
+                child.fork();
+                return child.join();
+            }
+        }
+        IllegalStateException fromJoin = assertThrows(IllegalStateException.class, () -> pool.invoke(new Parent()));
+        assertSame(boom, fromJoin);
+        assertInstanceOf(ArithmeticException.class, fromJoin.getCause());
+        Failing direct = new Failing();
+        assertSame(boom, assertThrows(IllegalStateException.class, direct::invoke));
+        assertTrue(direct.isCompletedAbnormally());
+        assertSame(boom, direct.getException());
+    }
+
+    @Test
+    void getWrapsTheExceptionAsFuturesDo() throws Exception {
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw new UnsupportedOperationException("nope");
+            }
+        }
+        RotaTask<Integer> task = pool.submit(new Failing());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> task.get(30, TimeUnit.SECONDS));
+        assertInstanceOf(UnsupportedOperationException.class, e.getCause());
+    }
+
+    @Test
+    void cancelledTaskNeverRunsAndJoinThrows() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        class Counted extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                return runs.incrementAndGet();
+            }
+        }
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocking = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            pool.execute(() -> {
+                blocking.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        assertTrue(blocking.await(30, TimeUnit.SECONDS));
+        RotaTask<Integer> task = pool.submit(new Counted());
+        assertTrue(task.cancel(false));
+        assertTrue(task.isCancelled());
+        release.countDown();
+        assertThrows(CancellationException.class, task::join);
+        assertThrows(CancellationException.class, task::get);
+        assertEquals(7, pool.submit(() -> 7).get(30, TimeUnit.SECONDS), "the pool ran on past it");
+        assertEquals(0, runs.get());
+    }
+
+    @Test
+    void joinAndInvokeFromOutsideThePool() throws Exception {
+        Fib external = new Fib(20);
+        pool.execute(external);
+        assertEquals(Fib.slow(20), external.join());           // a plain thread waits
+        assertEquals(Fib.slow(22), new Fib(22).invoke());      // runs here; its forks go to the common pool
+        assertEquals(Fib.slow(18), pool.submit(new Fib(18)).get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void forkOutsideAnyPoolUsesTheCommonPool() {
+        Fib task = new Fib(16);
+        task.fork();
+        assertEquals(Fib.slow(16), task.join());
+        RotaPool.commonPool().shutdown();
+        assertTrue(!RotaPool.commonPool().isShutdown(), "the common pool ignores shutdown");
+        RotaPool.commonPool().close();
+        assertEquals(5, RotaPool.commonPool().invoke(new Fib(5)));
+    }
+
+    @Test
+    void shutdownNowCancelsForkedTasksItReturns() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        RotaPool one = RotaPool.builder().workers(1).build();
+        one.execute(() -> {
+            inside.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(inside.await(30, TimeUnit.SECONDS));
+        RotaTask<Long> queued = one.submit(new Fib(10));
+        List<Runnable> returned = one.shutdownNow();
+        assertTrue(returned.contains(queued));
+        assertTrue(queued.isCancelled());
+        assertThrows(CancellationException.class, queued::join);
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+}

@@ -1,0 +1,205 @@
+package dev.rota.share;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Random operations on a graph, checked after each one against a from-scratch evaluation of a shadow
+ * model that knows only the definitions of the lottery paper.
+ */
+class CurrencyGraphPropertyTest {
+
+    private static final class Funding {
+        final CurrencyNode source;
+        final CurrencyNode holder;
+        final Ticket ticket;
+        long amount;
+
+        Funding(CurrencyNode source, CurrencyNode holder, Ticket ticket, long amount) {
+            this.source = source;
+            this.holder = holder;
+            this.ticket = ticket;
+            this.amount = amount;
+        }
+    }
+
+    private static final class Client {
+        final ClientNode node;
+        long amount;
+        boolean active;
+
+        Client(ClientNode node, long amount) {
+            this.node = node;
+            this.amount = amount;
+        }
+    }
+
+    private final CurrencyGraph graph = new CurrencyGraph();
+    private final List<CurrencyNode> currencies = new ArrayList<>(List.of(graph.base()));
+    private final List<Funding> fundings = new ArrayList<>();
+    private final List<Client> clients = new ArrayList<>();
+    private final RecordingScheduler scheduler = new RecordingScheduler();
+    private int names;
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 20260101})
+    void incrementalValuesShouldEqualRecomputationFromScratch(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int step = 0; step < 4_000; step++) {
+            applyRandomOperation(random);
+            checkAgainstModel(step);
+        }
+        assertTrue(clients.stream().anyMatch(c -> c.active), "the run should end with active clients");
+    }
+
+    private void applyRandomOperation(SplittableRandom random) {
+        int kind = random.nextInt(100);
+        long amount = 1 + random.nextLong(1_000);
+        if (kind < 6 && currencies.size() < 16) {
+            CurrencyNode parent = pick(random, currencies);
+            CurrencyNode currency = graph.newCurrency("c" + names++, parent, amount);
+            currencies.add(currency);
+            fundings.add(new Funding(parent, currency, currency.backing().getFirst(), amount));
+        } else if (kind < 12 && currencies.size() > 1) {
+            CurrencyNode holder = currencies.get(1 + random.nextInt(currencies.size() - 1));
+            CurrencyNode source = pick(random, currencies);
+            if (reaches(holder, source)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> graph.fundFrom(holder, source, amount));
+                assertTrue(e.getMessage().startsWith("funding " + holder.name() + " from " + source.name()
+                        + " would make a cycle: " + holder.name()), e.getMessage());
+            } else {
+                fundings.add(new Funding(source, holder, graph.fundFrom(holder, source, amount), amount));
+            }
+        } else if (kind < 18 && clients.size() < 40) {
+            ClientNode node = graph.newClient("k" + names++, pick(random, currencies), amount);
+            clients.add(new Client(node, amount));
+        } else if (kind < 24 && !clients.isEmpty()) {
+            Client client = pick(random, clients);
+            graph.setTickets(client.node, amount);
+            client.amount = amount;
+        } else if (kind < 30 && !fundings.isEmpty()) {
+            Funding funding = pick(random, fundings);
+            graph.setTickets(funding.ticket, amount);
+            funding.amount = amount;
+        } else if (kind < 33 && !fundings.isEmpty()) {
+            Funding funding = fundings.remove(random.nextInt(fundings.size()));
+            graph.unfund(funding.ticket);
+        } else if (kind < 36 && !clients.isEmpty()) {
+            Client client = clients.remove(random.nextInt(clients.size()));
+            graph.remove(client.node);
+        } else if (kind < 70 && !clients.isEmpty()) {
+            Client client = pick(random, clients);
+            assertEquals(!client.active, graph.activate(client.node));
+            client.active = true;
+        } else if (!clients.isEmpty()) {
+            Client client = pick(random, clients);
+            assertEquals(client.active, graph.deactivate(client.node));
+            client.active = false;
+        }
+        graph.drainChanged(scheduler);
+    }
+
+    private void checkAgainstModel(int step) {
+        Evaluation expected = new Evaluation();
+        for (CurrencyNode currency : currencies) {
+            assertEquals(expected.activeAmount(currency), currency.activeAmount(),
+                    () -> "active amount of " + currency.name() + " at step " + step);
+            assertClose(expected.value(currency), currency.value(), "value of " + currency.name(), step);
+        }
+        for (Funding funding : fundings) {
+            assertEquals(expected.activeAmount(funding.holder) > 0, funding.ticket.isActive(),
+                    () -> "activity of " + funding.ticket + " at step " + step);
+        }
+        Map<Integer, Client> live = new HashMap<>();
+        for (Client client : clients) {
+            double value = client.active ? expected.ticketValue(client.node.currency(), client.amount) : 0;
+            assertClose(value, client.node.value(), "value of " + client.node.name(), step);
+            // The scheduler learnt every change: it holds exactly the graph's value.
+            assertEquals(client.node.value(), scheduler.values.getOrDefault(client.node.id(), 0.0),
+                    () -> "scheduler's value of " + client.node.name() + " at step " + step);
+            live.put(client.node.id(), client);
+        }
+        assertTrue(live.keySet().containsAll(scheduler.values.keySet()), "scheduler knows a removed client");
+    }
+
+    private static void assertClose(double expected, double actual, String what, int step) {
+        assertEquals(expected, actual, 1e-9 * Math.max(1, Math.abs(expected)), () -> what + " at step " + step);
+    }
+
+    /** True if funding runs from {@code from} down to {@code to} (or they are the same). */
+    private boolean reaches(CurrencyNode from, CurrencyNode to) {
+        if (from == to) {
+            return true;
+        }
+        for (Funding funding : fundings) {
+            if (funding.source == from && reaches(funding.holder, to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The paper's definitions, evaluated recursively with memoization over the shadow model. */
+    private final class Evaluation {
+        private final Map<CurrencyNode, Long> activeAmounts = new HashMap<>();
+        private final Map<CurrencyNode, Double> values = new HashMap<>();
+
+        long activeAmount(CurrencyNode currency) {
+            Long known = activeAmounts.get(currency);
+            if (known != null) {
+                return known;
+            }
+            long sum = 0;
+            for (Client client : clients) {
+                if (client.active && client.node.currency() == currency) {
+                    sum += client.amount;
+                }
+            }
+            for (Funding funding : fundings) {
+                if (funding.source == currency && activeAmount(funding.holder) > 0) {
+                    sum += funding.amount;
+                }
+            }
+            activeAmounts.put(currency, sum);
+            return sum;
+        }
+
+        double value(CurrencyNode currency) {
+            if (currency.isBase()) {
+                return activeAmount(currency);
+            }
+            Double known = values.get(currency);
+            if (known != null) {
+                return known;
+            }
+            double sum = 0;
+            if (activeAmount(currency) > 0) {
+                for (Funding funding : fundings) {
+                    if (funding.holder == currency) {
+                        sum += ticketValue(funding.source, funding.amount);
+                    }
+                }
+            }
+            values.put(currency, sum);
+            return sum;
+        }
+
+        double ticketValue(CurrencyNode currency, long amount) {
+            return currency.isBase() ? amount : value(currency) * amount / activeAmount(currency);
+        }
+    }
+
+    private static <T> T pick(SplittableRandom random, List<T> list) {
+        return list.get(random.nextInt(list.size()));
+    }
+}

@@ -162,7 +162,8 @@ class NothingLostStressTest {
         int cancelledCount = count(cancelled);
         String counts = round + " (" + factory + ", " + stop + " after " + delayMicros + " µs): accepted "
                 + acceptedCount + ", ran " + ranInPool + ", returned " + returnedTasks.size()
-                + ", cancelled " + cancelledCount;
+                + ", cancelled " + cancelledCount
+                + ", unaccounted " + (acceptedCount - ranInPool - returnedTasks.size() - cancelledCount);
 
         assertTrue(failures.isEmpty(), "execute threw other than RejectedExecutionException: " + failures
                 + "; " + counts);

@@ -132,11 +132,19 @@ public final class Engine {
 
     // ---- submission -------------------------------------------------------------------------
 
-    /** Queues {@code task} on the caller's own worker, or on one chosen at random; wakes a parked worker. */
+    /**
+     * Queues {@code task} on the caller's own worker, or, from any other thread, on the worker that
+     * thread is mapped to; wakes a parked worker.
+     *
+     * <p>An outside thread always submits to the same inbox (its thread id modulo the worker count),
+     * as ForkJoinPool maps a submitter to one submission queue: several submitters then write to
+     * different cache lines instead of fighting over each inbox's, and consecutive threads spread
+     * over the workers. Idle workers steal from an inbox that gets more than its worker can run.
+     */
     public void execute(Runnable task) {
         Worker target = callerWorker();
         if (target == null) {
-            target = workers.length == 1 ? workers[0] : workers[ThreadLocalRandom.current().nextInt(workers.length)];
+            target = workers[(int) (Thread.currentThread().threadId() % workers.length)];
         }
         if (!target.inbox.offer(task)) {
             throw new RejectedExecutionException("pool is " + stateName() + ": task rejected: " + task);

@@ -6,8 +6,9 @@ package dev.rota.core;
  *
  * <p>Waking a parked thread costs 16–24 µs on the target machines (DESIGN.md §3), the time of
  * thousands of tiny tasks, so a worker first spins for about that long and yields a little before
- * it parks. One empty search over all queues plus one {@code onSpinWait} takes roughly 0.1 µs with
- * a few workers, so {@link #DEFAULT_SPINS} searches span about the cost of one park and unpark.
+ * it parks. One empty search over all queues takes roughly 0.1 µs with a few workers, and the
+ * pauses between searches grow from 1 to 32 {@code onSpinWait}s (each some 10–40 ns), so
+ * {@link #DEFAULT_SPINS} searches span about 20–60 µs: the cost of one park and unpark.
  * Not thread-safe: one instance per worker.
  */
 public final class IdleBackoff {
@@ -15,8 +16,8 @@ public final class IdleBackoff {
     static final int YIELDING = 1;
     static final int PARKING = 2;
 
-    /** Empty searches spent spinning; ≈ the cost of one park/unpark (see class comment). */
-    public static final int DEFAULT_SPINS = 256;
+    /** Empty searches spent spinning; with the growing pauses ≈ the cost of one park/unpark (class comment). */
+    public static final int DEFAULT_SPINS = 128;
     /** Empty searches spent yielding, which lets a submitter sharing the core run. */
     public static final int DEFAULT_YIELDS = 8;
 
@@ -48,7 +49,11 @@ public final class IdleBackoff {
         switch (state) {
             case SPINNING -> {
                 if (count++ < maxSpins) {
-                    Thread.onSpinWait();
+                    // Pause longer as the idle spell lasts (1, 2, 4 .. 32 pauses between searches):
+                    // each search reads every queue's indices, lines that producers are writing.
+                    for (int i = 1 << Math.min(count >>> 4, 5); i > 0; i--) {
+                        Thread.onSpinWait();
+                    }
                     return false;
                 }
                 state = YIELDING;

@@ -1,0 +1,66 @@
+package dev.rota.contract;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Generous liveness bounds for the contract tests. They only turn a hang into a failure with a
+ * message; no test asserts how fast anything happens.
+ */
+public final class Liveness {
+
+    /** How long any expected event may take before the test calls it lost. */
+    public static final long SECONDS = 30;
+
+    private Liveness() {
+    }
+
+    public static void await(CountDownLatch latch, String what) throws InterruptedException {
+        assertTrue(latch.await(SECONDS, TimeUnit.SECONDS),
+                what + ": still waiting for " + latch.getCount() + " after " + SECONDS + " s");
+    }
+
+    public static void awaitTermination(ExecutorService pool) throws InterruptedException {
+        assertTrue(pool.awaitTermination(SECONDS, TimeUnit.SECONDS),
+                pool + " did not terminate within " + SECONDS + " s");
+    }
+
+    /**
+     * Runs {@code call} on a daemon thread and fails unless it returns within the liveness bound: for
+     * calls that must never block, where a bug could spin (and so ignore interrupts). A call that
+     * hangs is left running on its daemon thread; the failure names it.
+     */
+    public static <T> T within(String what, Callable<T> call) throws InterruptedException {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread caller = Thread.ofPlatform().daemon().name("bounded: " + what).start(() -> {
+            try {
+                result.set(call.call());
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        caller.join(TimeUnit.SECONDS.toMillis(SECONDS));
+        assertFalse(caller.isAlive(), what + " did not return within " + SECONDS + " s");
+        if (failure.get() != null) {
+            throw new AssertionError(what + " threw", failure.get());
+        }
+        return result.get();
+    }
+
+    /** Polls until the condition holds; for states no latch announces (a thread that went idle). */
+    public static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() - deadline < 0, what + ": not reached after " + SECONDS + " s");
+            Thread.sleep(1);
+        }
+    }
+}

@@ -63,6 +63,8 @@ public final class Engine {
     private final SpareThreads spares;
     private final java.util.concurrent.atomic.LongAdder spareTasks = new java.util.concurrent.atomic.LongAdder();
     private volatile int runState = RUNNING;
+    /** Set by shutdownNow once it has taken every queued task (E3); workers then clean up after it. */
+    private volatile boolean stopDrained;
     /** Task groups' queues and the like; null until installed. Written once (see setWorkSource). */
     private volatile WorkSource workSource;
 
@@ -232,6 +234,10 @@ public final class Engine {
 
     boolean isStopping() {
         return runState >= STOP;
+    }
+
+    boolean isStopDrained() {
+        return stopDrained;
     }
 
     /** E2: true when no accepted task remains anywhere, so an idle worker may exit after shutdown. */
@@ -426,6 +432,7 @@ public final class Engine {
                 }
             }
         }
+        stopDrained = true;
         for (Worker w : workers) {
             w.thread.interrupt();
         }

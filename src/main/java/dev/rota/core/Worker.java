@@ -139,14 +139,21 @@ final class Worker implements Runnable {
     }
 
     /**
-     * When the pool stops, tasks forked after shutdownNow drained the deques would be neither run
-     * nor returned: cancel those that are futures, so their joiners complete.
+     * When the pool stops, a task forked after shutdownNow drained the deques would be neither run
+     * nor returned. Once that drain is over (never before: until then the deque's tasks are the
+     * drain's to return), cancel what is left if it is a future, so its joiners complete; anything
+     * else is run, as W2 requires of every task taken.
      */
     private void cancelLeftovers() {
+        while (!engine.isStopDrained()) {
+            Thread.yield();                              // shutdownNow is draining; it finishes without waiting on us
+        }
         Runnable task;
         while ((task = deque.pop()) != null) {
             if (task instanceof java.util.concurrent.Future<?> future) {
                 future.cancel(false);
+            } else {
+                runTask(task);
             }
         }
     }

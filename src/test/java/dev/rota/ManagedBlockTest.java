@@ -38,22 +38,27 @@ class ManagedBlockTest {
         }
     }
 
+    /** Occupies every worker with a task blocked in managedBlock until {@code release} opens. */
+    private static void blockEveryWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
+        CountDownLatch allBlocked = new CountDownLatch(pool.workers());
+        for (int i = 0; i < pool.workers(); i++) {
+            pool.execute(() -> {
+                allBlocked.countDown();
+                try {
+                    RotaPool.managedBlock(new LatchBlocker(release));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
+    }
+
     @Test
     void otherTasksCompleteWhileEveryWorkerBlocks() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(2).spareKeepAlive(Duration.ofMillis(100)).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch allBlocked = new CountDownLatch(pool.workers());
-            for (int i = 0; i < pool.workers(); i++) {
-                pool.execute(() -> {
-                    allBlocked.countDown();
-                    try {
-                        RotaPool.managedBlock(new LatchBlocker(release));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-            }
-            assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
+            blockEveryWorker(pool, release);
             CountDownLatch others = new CountDownLatch(1_000);
             for (int i = 0; i < 1_000; i++) {
                 pool.execute(others::countDown);
@@ -75,18 +80,7 @@ class ManagedBlockTest {
     void spareCountIsBounded() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(2).maxSpareThreads(1).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch allBlocked = new CountDownLatch(2);
-            for (int i = 0; i < 2; i++) {
-                pool.execute(() -> {
-                    allBlocked.countDown();
-                    try {
-                        RotaPool.managedBlock(new LatchBlocker(release));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-            }
-            assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
+            blockEveryWorker(pool, release);
             CountDownLatch other = new CountDownLatch(1);
             pool.execute(other::countDown);
             assertTrue(other.await(30, TimeUnit.SECONDS), "the one spare runs other tasks");

@@ -236,8 +236,8 @@ final class Worker implements Runnable {
         if (n == 0) {
             return null;
         }
-        if (n > 1) {
-            engine.signalWork(this);
+        if (n == max && max > 1) {
+            engine.signalWork(this);                     // a full batch: this worker is falling behind
         }
         Runnable first = batch[0];
         batch[0] = null;

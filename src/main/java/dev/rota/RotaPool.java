@@ -2,8 +2,14 @@ package dev.rota;
 
 import dev.rota.affinity.Affinity;
 import dev.rota.affinity.PinResult;
+import dev.rota.core.Dispatcher;
 import dev.rota.core.Engine;
+import dev.rota.core.Group;
+import dev.rota.core.Inbox;
 import dev.rota.core.WorkerContext;
+import dev.rota.share.LotteryScheduler;
+import dev.rota.share.ShareScheduler;
+import dev.rota.share.StrideScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +20,10 @@ import java.time.Duration;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +71,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     private volatile boolean shutdownRequested;
     /** The common pool ignores shutdown, as ForkJoinPool.commonPool() does. */
     private final boolean common;
+    private final SharePolicy policy;
+    private final Duration quantum;
+    private final Currency baseCurrency;
+    private final TaskGroup defaultGroup;
+    /** Groups made through this pool, the default one first; terminated ones are dropped lazily. */
+    private final CopyOnWriteArrayList<TaskGroup> groups = new CopyOnWriteArrayList<>();
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -77,8 +92,17 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.common = builder.common;
         this.name = builder.name != null ? builder.name : common ? "rota-common" : "rota-" + POOL_NUMBER.incrementAndGet();
         boolean pinning = builder.pinning == null || builder.pinning;
+        this.policy = builder.policy;
+        this.quantum = builder.quantum;
+        long seed = builder.seed != null ? builder.seed : new SplittableRandom().nextLong();
+        ShareScheduler scheduler = policy == SharePolicy.LOTTERY
+                ? new LotteryScheduler(new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L))
+                : new StrideScheduler();
         this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
-                builder.maxSpares, builder.spareKeepAlive.toNanos());
+                builder.maxSpares, builder.spareKeepAlive.toNanos(), scheduler, quantum.toNanos(), seed);
+        this.baseCurrency = new Currency(this, engine.dispatcher().baseCurrency());
+        this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency);
+        groups.add(defaultGroup);
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
         for (int i = 0; i < pins.size(); i++) {
@@ -146,11 +170,22 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     @Override
     public void execute(Runnable task) {
-        Objects.requireNonNull(task, "task");
-        if (shutdownRequested) {
-            throw new RejectedExecutionException("pool " + name + " is shut down: task rejected: " + task);
-        }
-        engine.execute(task);
+        defaultGroup.execute(task);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new GroupFuture<>(runnable, value, engine.defaultGroup());
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new GroupFuture<>(callable, engine.defaultGroup());
+    }
+
+    /** True when {@code group} must refuse submissions because this pool is shutting down. */
+    boolean refusesSubmissions(TaskGroup group) {
+        return shutdownRequested && !common;
     }
 
     /**
@@ -163,6 +198,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return;
         }
         shutdownRequested = true;
+        engine.dispatcher().closeAllBut(engine.defaultGroup()); // the default group stays open for due delayed tasks
         scheduler.shutdown();                            // calls DueTasks.schedulerIdle(), now or later
     }
 
@@ -269,6 +305,80 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         }
     }
 
+    // ---- task groups ---------------------------------------------------------------------------
+
+    /** The currency every other currency and group is funded from, directly or not. */
+    public Currency baseCurrency() {
+        return baseCurrency;
+    }
+
+    /**
+     * A new group funded by {@code tickets} base tickets: {@code baseCurrency().newGroup(name, tickets)}.
+     *
+     * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow the base
+     *                                  currency's total, or the name is blank or used by a live group
+     * @throws RejectedExecutionException if the pool is shut down
+     */
+    public TaskGroup group(String name, long tickets) {
+        return baseCurrency.newGroup(name, tickets);
+    }
+
+    /**
+     * The group that {@link #execute}, the {@code submit}s and {@code invoke*} feed: funded by
+     * {@value dev.rota.core.Engine#DEFAULT_GROUP_TICKETS} base tickets, with no bound on its queue.
+     */
+    public TaskGroup defaultGroup() {
+        return defaultGroup;
+    }
+
+    /** The groups of this pool that have not terminated, the default group first. */
+    public List<TaskGroup> groups() {
+        groups.removeIf(TaskGroup::isTerminated);
+        return List.copyOf(groups);
+    }
+
+    /** How this pool divides CPU time between its groups. */
+    public SharePolicy policy() {
+        return policy;
+    }
+
+    /** The longest slice of one group on one worker before the policy chooses again. */
+    public Duration quantum() {
+        return quantum;
+    }
+
+    TaskGroup newGroup(String name, Currency currency, long tickets) {
+        Objects.requireNonNull(name, "name");
+        if (currency.pool() != this) {
+            throw new IllegalArgumentException(currency + " belongs to another pool than " + this.name);
+        }
+        if (shutdownRequested) {
+            throw new RejectedExecutionException("pool " + this.name + " is shut down: no new group " + name);
+        }
+        Group core = engine.dispatcher().newGroup(name, currency.node, tickets, TaskGroup.DEFAULT_QUEUE_CAPACITY,
+                NAMED_GROUP_INBOX_CHUNK);
+        TaskGroup group = new TaskGroup(this, core, currency);
+        groups.add(group);
+        return group;
+    }
+
+    /** Inbox chunk of named groups: smaller than the default group's, as there may be many of them. */
+    private static final int NAMED_GROUP_INBOX_CHUNK = 256;
+
+    Dispatcher dispatcher() {
+        return engine.dispatcher();
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    /** The CPUs of the workers, in worker order, for messages. */
+    String workerCpus() {
+        return topology.workers().stream().map(p -> String.valueOf(p.cpu())).distinct()
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     // ---- Rota ---------------------------------------------------------------------------------
 
     /** The CPUs this process may use, their grouping, and which worker is pinned to which CPU. */
@@ -351,8 +461,39 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         private boolean common;
         private int maxSpares = Engine.DEFAULT_MAX_SPARES;
         private Duration spareKeepAlive = Duration.ofNanos(Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS);
+        private SharePolicy policy = SharePolicy.STRIDE;
+        private Duration quantum = Duration.ofNanos(Engine.DEFAULT_QUANTUM_NANOS);
+        private Long seed;
 
         private Builder() {}
+
+        /** How CPU time is divided between task groups (default {@link SharePolicy#STRIDE}). */
+        public Builder policy(SharePolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * The scheduling quantum: the longest slice of one group on one worker before the policy
+         * chooses again (default 1 ms). Shorter quanta share more finely and cost more decisions;
+         * a group that receives work is considered at once whatever the quantum.
+         *
+         * @throws IllegalArgumentException unless between 1 µs and 1 s
+         */
+        public Builder quantum(Duration quantum) {
+            Objects.requireNonNull(quantum, "quantum");
+            if (quantum.compareTo(Duration.ofNanos(1_000)) < 0 || quantum.compareTo(Duration.ofSeconds(1)) > 0) {
+                throw new IllegalArgumentException("quantum must be between 1 µs and 1 s: " + quantum);
+            }
+            this.quantum = quantum;
+            return this;
+        }
+
+        /** Seeds the lottery's random draws, for runs that repeat the same draws. */
+        public Builder randomSeed(long seed) {
+            this.seed = seed;
+            return this;
+        }
 
         /** Most spare threads standing in for workers blocked in {@link #managedBlock} (default 256). */
         public Builder maxSpareThreads(int max) {

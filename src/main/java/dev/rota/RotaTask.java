@@ -1,13 +1,16 @@
 package dev.rota;
 
 import dev.rota.core.Engine;
+import dev.rota.core.Group;
 import dev.rota.core.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -38,6 +41,11 @@ import java.util.concurrent.TimeoutException;
  * {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it was (same object, so
  * same type and cause); {@code get()} wraps it in an {@link ExecutionException}. A task runs at
  * most once; it is not meant to be forked twice.
+ *
+ * <p>A task belongs to the {@link TaskGroup} it was submitted to, and a forked task to the group of
+ * the task that forked it; its CPU time is charged to that group. A task of one group that joins a
+ * task of another lends its group's tickets to the other until the join returns, and its worker's
+ * core runs other work meanwhile (ticket transfer).
  *
  * @param <T> the result type
  */
@@ -74,6 +82,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     int wakeups;
     private T result;
     private Throwable failure;
+    /**
+     * The group this task belongs to: set when it is submitted to a group or forked, before it is
+     * published to a queue (whose release store makes it visible to the thread that runs it).
+     */
+    private Group group;
 
     /** The computation performed by this task. */
     protected abstract T compute();
@@ -85,10 +98,28 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * pool when called from another thread. Returns this task.
      */
     public final RotaTask<T> fork() {
-        if (!WorkerContext.pushLocal(this)) {
+        Group current = WorkerContext.currentGroup();
+        if (current != null) {
+            group = current;
+            if (!WorkerContext.pushLocal(this)) {
+                submitTo(current);                       // a spare thread has no deque of its own
+            }
+        } else {
             RotaPool.commonPool().execute(this);
         }
         return this;
+    }
+
+    private void submitTo(Group target) {
+        if (target.offer(this) != Group.ACCEPTED) {
+            target.countRejected();
+            throw new RejectedExecutionException(target + " refused a forked task: " + this);
+        }
+    }
+
+    /** Called when this task is submitted to a group. */
+    final void bindGroup(Group target) {
+        group = target;
     }
 
     /** Waits for this task (helping meanwhile on a worker) and returns its result. */
@@ -185,8 +216,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         }
     }
 
-    /** On a worker: run what can be run until done; elsewhere: wait. */
+    /**
+     * Waiting on a task of another group: lend this group's tickets to it and let the core run
+     * other work. On a worker otherwise: run what can be run until done. Elsewhere: wait.
+     */
     private int awaitDone() {
+        if (TicketTransfer.waitsAcrossGroups(group)) {
+            return awaitLending();
+        }
         Engine engine = WorkerContext.currentEngine();
         if (engine != null) {
             if (WorkerContext.tryUnpush(this)) {
@@ -205,6 +242,33 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
             waitUninterruptibly(0);
         }
         return s;
+    }
+
+    private int awaitLending() {
+        ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
+            @Override
+            public boolean block() {
+                waitUninterruptibly(0);
+                return status != PENDING;
+            }
+
+            @Override
+            public boolean isReleasable() {
+                return status != PENDING;
+            }
+        };
+        boolean interrupted = false;
+        while (status == PENDING) {
+            try {
+                TicketTransfer.await(group, blocker);
+            } catch (InterruptedException e) {
+                interrupted = true;                      // join does not respond to interrupts; keep the status
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return status;
     }
 
     /** Waits on this task's monitor for up to {@code nanos} (0: until notified), ignoring interrupts. */

@@ -2,32 +2,38 @@ package dev.rota.core;
 
 import dev.rota.affinity.Affinity;
 import dev.rota.affinity.PinResult;
+import dev.rota.share.ShareScheduler;
+import dev.rota.share.StrideScheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The workers of one pool and the protocols between them: where a submission goes, who is woken,
- * and how the pool shuts down without losing a task.
+ * and how the pool shuts down without losing a task. Tasks live in {@link Group}s (the pool's own
+ * default group among them), a {@link Lane} of each on every worker; the {@link Dispatcher} decides
+ * which group each worker serves.
  *
  * <p>Run states, which only increase: {@code RUNNING → SHUTDOWN → STOP → TERMINATED}.
  *
  * <p>Invariants:
  * <ul>
- *   <li>E1: a submission is accepted exactly when its inbox's {@link AdmissionGate} lets it in;
+ *   <li>E1: a submission is accepted exactly when its lane's {@link AdmissionGate} lets it in;
  *       shutdown closes every gate, so nothing is accepted after {@code shutdown()} returns.</li>
  *   <li>E2: after {@code SHUTDOWN}, a worker exits only when every gate is closed and drained and
  *       every inbox and deque is empty: all accepted tasks have then been taken (and, W2, will run).</li>
  *   <li>E3: {@code shutdownNow()} waits for the gates to drain, then takes every inbox's consumer
  *       token for good; by W1 no task can then move between queues, so draining the inboxes and
- *       stealing the deques empty returns every task not yet taken, each exactly once.</li>
+ *       stealing the deques empty returns every task not yet taken, each exactly once. A group's own
+ *       shutdownNow does the same for its lanes; the two are serialized.</li>
  *   <li>E4: the pool is TERMINATED when its last worker has exited; nothing runs afterwards.</li>
  * </ul>
  */
@@ -41,6 +47,12 @@ public final class Engine {
     public static final int DEFAULT_MAX_SPARES = 256;
     /** As ForkJoinPool's default keep-alive of unused threads. */
     public static final long DEFAULT_SPARE_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Default scheduling quantum: the longest slice of one group before the policy chooses again. */
+    public static final long DEFAULT_QUANTUM_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Base tickets of the pool's default group. */
+    public static final long DEFAULT_GROUP_TICKETS = 100;
+    /** Name of the pool's default group. */
+    public static final String DEFAULT_GROUP_NAME = "default";
 
     private static final VarHandle RUN_STATE;
 
@@ -53,6 +65,8 @@ public final class Engine {
     }
 
     private final Worker[] workers;
+    private final Dispatcher dispatcher;
+    private final Group defaultGroup;
     private final Affinity affinity;
     private final boolean pinning;
     private final Thread.UncaughtExceptionHandler handler;
@@ -61,12 +75,12 @@ public final class Engine {
     private final AtomicInteger liveWorkers;
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final SpareThreads spares;
-    private final java.util.concurrent.atomic.LongAdder spareTasks = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder spareTasks = new LongAdder();
+    /** Serializes the drains of the pool's and the groups' shutdownNow (E3). */
+    private final Object stopLock = new Object();
     private volatile int runState = RUNNING;
     /** Set by shutdownNow once it has taken every queued task (E3); workers then clean up after it. */
     private volatile boolean stopDrained;
-    /** Task groups' queues and the like; null until installed. Written once (see setWorkSource). */
-    private volatile WorkSource workSource;
 
     /**
      * @param cpus     the CPU of each worker, in worker order
@@ -76,21 +90,27 @@ public final class Engine {
      */
     public Engine(String name, int[] cpus, int[][] stealOrder, Affinity affinity, boolean pinning,
                   Thread.UncaughtExceptionHandler handler, boolean daemon) {
-        this(name, cpus, stealOrder, affinity, pinning, handler, daemon, DEFAULT_MAX_SPARES, DEFAULT_SPARE_KEEP_ALIVE_NANOS);
+        this(name, cpus, stealOrder, affinity, pinning, handler, daemon, DEFAULT_MAX_SPARES, DEFAULT_SPARE_KEEP_ALIVE_NANOS,
+                new StrideScheduler(), DEFAULT_QUANTUM_NANOS, new SplittableRandom().nextLong());
     }
 
     /**
      * @param maxSpares           most spare threads standing in for blocked workers at once
      * @param spareKeepAliveNanos how long an unused spare thread waits before it exits
+     * @param policy              the proportional-share policy dividing CPU time between groups
+     * @param quantumNanos        the longest slice of one group before the policy chooses again
+     * @param seed                seed of the workers' random generators (lottery draws)
      */
     public Engine(String name, int[] cpus, int[][] stealOrder, Affinity affinity, boolean pinning,
-                  Thread.UncaughtExceptionHandler handler, boolean daemon, int maxSpares, long spareKeepAliveNanos) {
+                  Thread.UncaughtExceptionHandler handler, boolean daemon, int maxSpares, long spareKeepAliveNanos,
+                  ShareScheduler policy, long quantumNanos, long seed) {
         this.affinity = affinity;
         this.pinning = pinning;
         this.handler = handler;
         this.workers = new Worker[cpus.length];
+        SplittableRandom seeds = new SplittableRandom(seed);
         for (int i = 0; i < cpus.length; i++) {
-            workers[i] = new Worker(this, i, cpus[i], name + "-worker-" + i);
+            workers[i] = new Worker(this, i, cpus[i], name + "-worker-" + i, seeds.nextLong());
             workers[i].thread.setDaemon(daemon);
             if (handler != null) {
                 workers[i].thread.setUncaughtExceptionHandler(handler);
@@ -105,7 +125,10 @@ public final class Engine {
         }
         this.started = new CountDownLatch(cpus.length);
         this.liveWorkers = new AtomicInteger(cpus.length);
-        this.spares = new SpareThreads(this, name, maxSpares, spareKeepAliveNanos, daemon, handler);
+        this.spares = new SpareThreads(this, name, maxSpares, spareKeepAliveNanos, daemon, handler, seeds.nextLong());
+        this.dispatcher = new Dispatcher(this, policy, quantumNanos);
+        this.defaultGroup = dispatcher.newGroup(DEFAULT_GROUP_NAME, dispatcher.baseCurrency(), DEFAULT_GROUP_TICKETS,
+                Group.UNBOUNDED, Inbox.DEFAULT_CHUNK);
     }
 
     /** Starts the workers and waits until each has pinned itself (or failed to); returns the results. */
@@ -135,66 +158,51 @@ public final class Engine {
     // ---- submission -------------------------------------------------------------------------
 
     /**
-     * Queues {@code task} on the caller's own worker, or, from any other thread, on the worker that
-     * thread is mapped to; wakes a parked worker.
+     * Queues {@code task} in the pool's default group: on the caller's own lane when the caller is
+     * a worker, else on the lane its thread id maps to (see {@link Group#offer}).
      *
      * <p>An outside thread always submits to the same inbox (its thread id modulo the worker count),
      * as ForkJoinPool maps a submitter to one submission queue: several submitters then write to
      * different cache lines instead of fighting over each inbox's, and consecutive threads spread
      * over the workers. Idle workers steal from an inbox that gets more than its worker can run.
+     *
+     * @throws RejectedExecutionException after shutdown
      */
     public void execute(Runnable task) {
-        Worker target = callerWorker();
-        if (target == null) {
-            target = workers[(int) (Thread.currentThread().threadId() % workers.length)];
+        int result = defaultGroup.offer(task);
+        if (result != Group.ACCEPTED) {
+            defaultGroup.countRejected();
+            throw new RejectedExecutionException(result == Group.FULL
+                    ? "default group is full (" + defaultGroup.capacity() + " tasks queued): task rejected: " + task
+                    : "pool is " + stateName() + ": task rejected: " + task);
         }
-        if (!target.inbox.offer(task)) {
-            throw new RejectedExecutionException("pool is " + stateName() + ": task rejected: " + task);
-        }
-        signalWork(target);                              // W3: the offer precedes this count read
     }
 
-    /** The worker of this pool running the calling thread, or null. */
-    private Worker callerWorker() {
-        return Thread.currentThread() instanceof WorkerThread wt && wt.worker.engine == this ? wt.worker : null;
+    /** The pool's own group, which {@link #execute} feeds. */
+    public Group defaultGroup() {
+        return defaultGroup;
+    }
+
+    public Dispatcher dispatcher() {
+        return dispatcher;
     }
 
     /**
-     * Installs the pool's {@link WorkSource}; at most once, before or while running.
-     *
-     * @throws IllegalStateException if one is installed already
+     * Called after a task of {@code group} was queued on worker {@code near}'s lane: wakes one parked
+     * worker that may run the group, preferring {@code near} (W3: after the offer).
      */
-    public void setWorkSource(WorkSource source) {
-        synchronized (this) {
-            if (workSource != null) {
-                throw new IllegalStateException("work source already installed");
-            }
-            workSource = source;
-        }
-        if (runState >= SHUTDOWN) {
-            source.close();
-        }
-    }
-
-    WorkSource workSource() {
-        return workSource;
-    }
-
-    /** Called after work is offered to the {@link WorkSource}: wakes a parked worker if any (W3). */
-    public void signalWork() {
-        if (parkedCount.get() != 0) {
-            signalWork(workers[ThreadLocalRandom.current().nextInt(workers.length)]);
-        }
-    }
-
-    /** Wakes one parked worker, preferring {@code near}, when any is parked. */
-    void signalWork(Worker near) {
+    void signalWork(Group group, int near) {
         if (parkedCount.get() == 0) {
             return;
         }
-        int n = workers.length;
+        int[] allowed = group.mask().workers();
+        int n = allowed.length;
+        int start = 0;
+        while (start < n && allowed[start] < near) {
+            start++;
+        }
         for (int i = 0; i < n; i++) {
-            if (workers[(near.index + i) % n].wake()) {
+            if (workers[allowed[(start + i) % n]].wake()) {
                 return;
             }
         }
@@ -245,17 +253,14 @@ public final class Engine {
         if (runState >= STOP) {
             return true;
         }
-        for (Worker w : workers) {
-            if (!w.inbox.gate().isDrained()) {
+        Group[] groups = dispatcher.groups();
+        for (Group group : groups) {
+            if (!group.gatesDrained()) {
                 return false;
             }
         }
-        WorkSource source = workSource;
-        if (source != null && (!source.isDrained() || source.hasWork())) {
-            return false;
-        }
-        for (Worker w : workers) {
-            if (w.inbox.hasWork() || !w.deque.isEmpty()) {
+        for (Group group : groups) {
+            if (group.hasWork()) {
                 return false;
             }
         }
@@ -275,6 +280,7 @@ public final class Engine {
     void participantExited() {
         if (liveWorkers.decrementAndGet() == 0) {
             RUN_STATE.setVolatile(this, TERMINATED);
+            dispatcher.poolTerminated();
             terminated.countDown();
             spares.terminate();
         }
@@ -284,7 +290,8 @@ public final class Engine {
 
     /**
      * Blocks the calling worker in {@code blocker} while a spare thread, pinned to the same CPU,
-     * runs other tasks (bounded by the spare limit); from any other thread, just blocks.
+     * runs other tasks (bounded by the spare limit); from any other thread, just blocks. The
+     * worker's slice is not charged for the time it blocks.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         java.util.Objects.requireNonNull(blocker, "blocker");
@@ -293,6 +300,7 @@ public final class Engine {
             blockUntilReleasable(blocker);
             return;
         }
+        boolean clockRan = worker.pauseClock();
         SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
         try {
             blockUntilReleasable(blocker);
@@ -300,6 +308,7 @@ public final class Engine {
             if (spare != null) {
                 spare.release();
             }
+            worker.resumeClock(clockRan);
         }
     }
 
@@ -310,20 +319,51 @@ public final class Engine {
     }
 
     /**
-     * One task from anywhere, for a spare standing in for worker {@code near}: the deques first,
-     * starting at {@code near}, then one task from an inbox, then the work source. Never more than
-     * one task (S2 in SpareThreads).
+     * For a spare standing in for worker {@code near}: picks a group that worker may serve, takes
+     * one of its tasks, runs it and charges the group. Never more than one task (S2 in SpareThreads).
+     * Returns false when there was nothing to run.
      */
-    Runnable takeOneTask(int near) {
+    boolean runOneTaskAsSpare(int near, SpareThreads.Spare spare) {
+        if (isStopping() || !dispatcher.mayHaveWork()) {
+            return false;
+        }
+        Group group = dispatcher.pickForSpare(workers[near].eligible, spare.random);
+        if (group == null) {
+            return false;
+        }
+        Runnable task = takeOne(group, near);
+        if (task == null) {
+            return false;
+        }
+        spare.running.enter(group);
+        spare.group = group;
+        long start = System.nanoTime();
+        try {
+            task.run();
+        } catch (Throwable failure) {
+            reportUncaught(spare.thread, failure);
+        } finally {
+            spare.group = null;
+            spare.running.exit(group);
+        }
+        long used = System.nanoTime() - start;
+        group.countSpareCompleted();
+        spareTasks.increment();
+        dispatcher.chargeSpare(group, used);
+        return true;
+    }
+
+    /** One task of {@code group}: the deques first, starting at {@code near}, then one from an inbox. */
+    private Runnable takeOne(Group group, int near) {
         int n = workers.length;
         for (int i = 0; i < n; i++) {
-            Runnable task = workers[(near + i) % n].deque.steal();
+            Runnable task = group.lanes[(near + i) % n].deque.steal();
             if (task != null) {
                 return task;
             }
         }
         for (int i = 0; i < n; i++) {
-            Inbox inbox = workers[(near + i) % n].inbox;
+            Inbox inbox = group.lanes[(near + i) % n].inbox;
             if (inbox.hasWork() && inbox.tryAcquireConsumer()) {
                 Runnable task;
                 try {
@@ -332,12 +372,12 @@ public final class Engine {
                     inbox.releaseConsumer();
                 }
                 if (task != null) {
+                    group.tasksTaken(1);
                     return task;
                 }
             }
         }
-        WorkSource source = workSource;
-        return source == null ? null : source.poll(near, workers[near].cpu);
+        return null;
     }
 
     Affinity affinity() {
@@ -346,10 +386,6 @@ public final class Engine {
 
     boolean pinning() {
         return pinning;
-    }
-
-    void countSpareTask() {
-        spareTasks.increment();
     }
 
     /** Tasks run by spare threads so far. */
@@ -376,13 +412,7 @@ public final class Engine {
 
     public void shutdown() {
         advanceRunState(SHUTDOWN);
-        for (Worker w : workers) {
-            w.inbox.gate().close();                      // E1
-        }
-        WorkSource source = workSource;
-        if (source != null) {
-            source.close();
-        }
+        dispatcher.closeAll();                           // E1: every gate of every group
         wakeAll();
     }
 
@@ -394,49 +424,42 @@ public final class Engine {
         if (!advanceRunState(STOP)) {
             return new ArrayList<>();
         }
-        for (Worker w : workers) {
-            w.inbox.gate().close();
-        }
-        WorkSource source = workSource;
-        if (source != null) {
-            source.close();
-        }
-        for (Worker w : workers) {
-            while (!w.inbox.gate().isDrained()) {
-                Thread.onSpinWait();                     // producers leave the gate in a few instructions
-            }
-        }
-        while (source != null && !source.isDrained()) {
-            Thread.onSpinWait();
-        }
+        dispatcher.closeAll();
         List<Runnable> pending = new ArrayList<>();
-        if (source != null) {
-            source.drainTo(pending);
-        }
-        for (Worker w : workers) {
-            while (!w.inbox.tryAcquireConsumer()) {
-                Thread.yield();                          // held only while a worker moves one batch; never released again
-            }
-        }
-        for (Worker w : workers) {
-            Runnable task;
-            while ((task = w.inbox.poll()) != null) {
-                pending.add(task);
-            }
-        }
-        for (Worker w : workers) {
-            while (!w.deque.isEmpty()) {
-                Runnable task = w.deque.steal();
-                if (task != null) {
-                    pending.add(task);
-                }
+        synchronized (stopLock) {
+            for (Group group : dispatcher.groups()) {
+                group.advanceRunState(Group.STOP);
+                group.drainTo(pending);
             }
         }
         stopDrained = true;
         for (Worker w : workers) {
             w.thread.interrupt();
         }
+        spares.interruptAll();
         wakeAll();
+        return pending;
+    }
+
+    /**
+     * E3 for one group: refuses its submissions, returns its tasks that no worker has taken, each
+     * exactly once, and interrupts the workers running its tasks. Only the call that moves the group
+     * to STOP drains it.
+     */
+    public List<Runnable> shutdownNow(Group group) {
+        List<Runnable> pending = new ArrayList<>();
+        if (!group.advanceRunState(Group.STOP)) {
+            return pending;
+        }
+        group.closeGates();
+        synchronized (stopLock) {
+            group.drainTo(pending);
+        }
+        for (Worker w : workers) {
+            w.interruptIfRunning(group);
+        }
+        spares.interruptRunning(group);
+        dispatcher.stopped(group);
         return pending;
     }
 
@@ -494,7 +517,11 @@ public final class Engine {
     }
 
     public int queued(int worker) {
-        return workers[worker].inbox.size() + workers[worker].deque.size();
+        int sum = 0;
+        for (Group group : dispatcher.groups()) {
+            sum += group.lanes[worker].size();
+        }
+        return sum;
     }
 
     public boolean isParked(int worker) {

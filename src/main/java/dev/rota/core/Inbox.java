@@ -24,8 +24,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * that release/acquire pair.
  */
 public final class Inbox {
-    /** Chunk of the unbounded queue; one allocation per this many tasks in flight. */
-    private static final int CHUNK_SIZE = 1024;
+    /** Chunk of the unbounded queue by default; one allocation per this many tasks in flight. */
+    static final int DEFAULT_CHUNK = 1024;
+    /** Token value of an inbox whose consumer is gone for good (shutdownNow drained it). */
+    private static final int STOPPED = 2;
     private static final VarHandle TOKEN;
 
     static {
@@ -36,11 +38,20 @@ public final class Inbox {
         }
     }
 
-    private final MpscUnboundedAtomicArrayQueue<Runnable> queue = new MpscUnboundedAtomicArrayQueue<>(CHUNK_SIZE);
+    private final MpscUnboundedAtomicArrayQueue<Runnable> queue;
     private final AdmissionGate gate = new AdmissionGate();
     @SuppressWarnings("unused")
     private long p1, p2, p3, p4, p5, p6, p7;
     private volatile int token;
+
+    public Inbox() {
+        this(DEFAULT_CHUNK);
+    }
+
+    /** An inbox whose queue grows by chunks of {@code chunk} tasks (a power of two, at least 2). */
+    public Inbox(int chunk) {
+        this.queue = new MpscUnboundedAtomicArrayQueue<>(chunk);
+    }
 
     /** Adds {@code task} unless the gate is closed; false means rejected (nothing was queued). */
     public boolean offer(Runnable task) {
@@ -63,6 +74,24 @@ public final class Inbox {
     /** Gives the consumer token back. Release: pairs with the next holder's acquire. */
     public void releaseConsumer() {
         TOKEN.setRelease(this, 0);
+    }
+
+    /**
+     * Takes the consumer token for good, waiting for a worker that holds it to give it back (it holds
+     * it only while it moves one batch). Returns false when another caller took it for good first:
+     * that caller drains this inbox.
+     */
+    public boolean stopConsumer() {
+        while (true) {
+            int t = token;
+            if (t == STOPPED) {
+                return false;
+            }
+            if (t == 0 && TOKEN.compareAndSet(this, 0, STOPPED)) {
+                return true;
+            }
+            Thread.yield();
+        }
     }
 
     /**

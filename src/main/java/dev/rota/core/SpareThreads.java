@@ -1,6 +1,7 @@
 package dev.rota.core;
 
 import dev.rota.affinity.Affinity;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  *       cannot terminate while a spare runs a task (E4).</li>
  *   <li>S4: a spare leaves the idle list either by being assigned or, after its keep-alive, by
  *       removing itself; removal succeeds for exactly one of the two.</li>
+ *   <li>S5: an assignment is taken exactly once: by the spare (phase ASSIGNED → TAKEN), which then
+ *       ends the participation after its last task, or by a release that comes first
+ *       (ASSIGNED → FREE), which ends it itself. Without this, a block shorter than the spare's
+ *       wake-up would leave a participant that never exits, and the pool would never terminate.</li>
  * </ul>
  */
 final class SpareThreads {
@@ -35,17 +40,32 @@ final class SpareThreads {
     private final boolean daemon;
     private final Thread.UncaughtExceptionHandler handler;
     private final ConcurrentLinkedDeque<Spare> idle = new ConcurrentLinkedDeque<>();
+    /** Every spare alive, busy or idle, for interrupts at shutdownNow. */
+    private final java.util.Set<Spare> all = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicInteger serial = new AtomicInteger();
+    /** Seeds of the spares' generators; guarded by its own monitor (spares are created rarely). */
+    private final SplittableRandom seeds;
 
     SpareThreads(Engine engine, String namePrefix, int max, long keepAliveNanos, boolean daemon,
-                 Thread.UncaughtExceptionHandler handler) {
+                 Thread.UncaughtExceptionHandler handler, long seed) {
         this.engine = engine;
         this.namePrefix = namePrefix;
         this.max = max;
         this.keepAliveNanos = keepAliveNanos;
         this.daemon = daemon;
         this.handler = handler;
+        this.seeds = new SplittableRandom(seed);
+    }
+
+    /** The thread of a spare; lets a task find out that it runs on one. */
+    static final class SpareThread extends Thread {
+        final Spare spare;
+
+        SpareThread(Spare spare, String name) {
+            super(null, spare, name, 0, false);
+            this.spare = spare;
+        }
     }
 
     /** A spare now standing in for {@code blocked}, or null when {@code max} spares are busy (S1). */
@@ -70,6 +90,20 @@ final class SpareThreads {
         return count.get();
     }
 
+    /** Interrupts every spare's running task (the pool's shutdownNow). */
+    void interruptAll() {
+        for (Spare spare : all) {
+            spare.thread.interrupt();
+        }
+    }
+
+    /** Interrupts the spares running a task of {@code group} now (the group's shutdownNow). */
+    void interruptRunning(Group group) {
+        for (Spare spare : all) {
+            spare.running.interruptIf(group, spare.thread);
+        }
+    }
+
     /** Wakes idle spares so that they see the pool has terminated and exit. */
     void terminate() {
         for (Spare spare : idle) {
@@ -77,28 +111,61 @@ final class SpareThreads {
         }
     }
 
+    /** Phases of a spare (S5): free, assigned by a blocking worker, taken by the spare itself. */
+    private static final int FREE = 0;
+    private static final int ASSIGNED = 1;
+    private static final int TAKEN = 2;
+    private static final java.lang.invoke.VarHandle PHASE;
+
+    static {
+        try {
+            PHASE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Spare.class, "phase", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final class Spare implements Runnable {
-        final Thread thread;
+        private volatile int phase = FREE;
+        final SpareThread thread;
+        final SplittableRandom random;
+        /** The group of the task this spare runs now, for that group's shutdownNow. */
+        final RunningGroup running = new RunningGroup();
+        /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
+        Group group;
         private volatile Worker assignment;
 
         Spare() {
-            thread = new Thread(null, this, namePrefix + "-spare-" + serial.incrementAndGet(), 0, false);
+            thread = new SpareThread(this, namePrefix + "-spare-" + serial.incrementAndGet());
             thread.setDaemon(daemon);
             if (handler != null) {
                 thread.setUncaughtExceptionHandler(handler);
             }
+            synchronized (seeds) {
+                random = seeds.split();
+            }
+            all.add(this);
         }
 
         /** S3: counted as a participant before it may take a task. */
         void assign(Worker blocked) {
             engine.participantEntered();
             assignment = blocked;
+            PHASE.setVolatile(this, ASSIGNED);
             LockSupport.unpark(thread);
         }
 
-        /** Called by the worker once it no longer blocks; the spare finishes its current task first. */
+        /**
+         * Called by the worker once it no longer blocks; the spare finishes its current task first.
+         * S5: when the block ended before the spare took the assignment, the release takes it back
+         * instead, ends the participation that assign began, and returns the spare to the idle list.
+         */
         void release() {
             assignment = null;
+            if (PHASE.compareAndSet(this, ASSIGNED, FREE)) {
+                engine.participantExited();
+                idle.offerFirst(this);
+            }
             LockSupport.unpark(thread);
         }
 
@@ -107,22 +174,25 @@ final class SpareThreads {
             Worker blocked;
             while ((blocked = awaitAssignment()) != null) {
                 standIn(blocked);
+                PHASE.setVolatile(this, FREE);
                 engine.participantExited();              // S3: after the last task has finished
                 idle.offerFirst(this);
             }
         }
 
-        /** The worker to stand in for, or null once this spare should exit (S4). */
+        /** The worker to stand in for, or null once this spare should exit (S4, S5). */
         private Worker awaitAssignment() {
             long deadline = System.nanoTime() + keepAliveNanos;
             while (true) {
+                Thread.interrupted();                    // a stale interrupt must not turn parking into spinning
                 Worker blocked = assignment;
-                if (blocked != null) {
-                    return blocked;
+                if (blocked != null && PHASE.compareAndSet(this, ASSIGNED, TAKEN)) {
+                    return blocked;                      // S5: taken before any release could take it back
                 }
                 long left = deadline - System.nanoTime();
                 if ((left <= 0 || engine.isTerminated()) && idle.remove(this)) {
                     count.decrementAndGet();
+                    all.remove(this);
                     return null;
                 }
                 LockSupport.parkNanos(this, Math.max(left, IDLE_RECHECK_NANOS));
@@ -136,8 +206,8 @@ final class SpareThreads {
             }
             int misses = 0;
             while (assignment == blocked && !engine.isStopping()) {
-                Runnable task = engine.takeOneTask(blocked.index);
-                if (task == null) {
+                Thread.interrupted();                    // an interrupt meant for a finished task must not spin parkNanos
+                if (!engine.runOneTaskAsSpare(blocked.index, this)) {
                     if (++misses < 64) {
                         Thread.onSpinWait();
                     } else {
@@ -146,13 +216,6 @@ final class SpareThreads {
                     continue;
                 }
                 misses = 0;
-                try {
-                    task.run();
-                } catch (Throwable failure) {
-                    engine.reportUncaught(thread, failure);
-                }
-                engine.countSpareTask();
-                Thread.interrupted();
             }
         }
     }

@@ -3,23 +3,33 @@ package dev.rota.core;
 import dev.rota.affinity.PinResult;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.SplittableRandom;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
 
 /**
- * One worker: a thread pinned to one CPU, its {@link Inbox} and {@link TaskDeque}, and its duty
- * cycle: find a task (own deque, own inbox, then steal), run it, or back off and park.
+ * One worker: a thread pinned to one CPU, its {@link Lane} of every group, and its duty cycle:
+ * serve a slice of the group the {@link Dispatcher} picked (own lane's deque, own lane's inbox, then
+ * that group's lanes on the other workers), and when there is nothing, back off and park.
  *
  * <p>Invariants:
  * <ul>
- *   <li>W1: a task moved out of an inbox is pushed onto this worker's deque (or run) while the
- *       inbox's consumer token is still held, so whoever holds every token sees every task that
- *       left the inboxes already in a deque ({@link Engine#shutdownNow()} relies on this).</li>
+ *   <li>W1: a task moved out of an inbox is pushed onto this worker's deque of the same group (or
+ *       run) while the inbox's consumer token is still held, so whoever holds every token sees
+ *       every task that left the inboxes already in a deque ({@link Engine#shutdownNow()} relies on
+ *       this).</li>
  *   <li>W2: a task taken from any queue is run, whatever the pool's state: only taking is refused
  *       once the pool stops. Hence accepted = run + returned by shutdownNow.</li>
  *   <li>W3 (no lost wake-up): a worker publishes {@code PARKED} and counts itself parked, then
  *       searches once more before it sleeps; a producer offers, then reads the parked count. Both
  *       sides are sequentially consistent, so either the producer sees the count and wakes a
  *       worker, or the worker's last search sees the task.</li>
+ *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
+ *       taken while helping inside one of that group's tasks; the slice is charged with the time
+ *       between the start and the end of each busy stretch in it (one clock read each), not with
+ *       idle time. A slice whose group has run dry stays open while no other group has work, so
+ *       that a group fed one task at a time costs no lock per task; it ends before parking.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -28,6 +38,8 @@ final class Worker implements Runnable {
 
     /** Most tasks moved from an inbox in one go; bounds the time the consumer token is held. */
     static final int BATCH = 64;
+    /** Most tasks run between two looks at the clock within a slice. */
+    static final int MAX_CLOCK_INTERVAL = 64;
 
     private static final VarHandle PARK_STATE;
     private static final VarHandle TASKS_RUN;
@@ -49,9 +61,11 @@ final class Worker implements Runnable {
     final Engine engine;
     final int index;
     final int cpu;
-    final Inbox inbox = new Inbox();
-    final TaskDeque deque = new TaskDeque();
     final WorkerThread thread;
+    /** The groups (by ledger id) this worker may serve; called by the dispatcher under its lock. */
+    final IntPredicate eligible;
+    /** This worker's own generator for lottery draws. */
+    final SplittableRandom random;
 
     private final Runnable[] batch = new Runnable[BATCH];
     private final IdleBackoff backoff = new IdleBackoff();
@@ -65,11 +79,30 @@ final class Worker implements Runnable {
     private long steals;
     private long parks;
 
-    Worker(Engine engine, int index, int cpu, String threadName) {
+    // ---- the open slice (W4); this worker only ------------------------------------------------
+    private Group slice;
+    private Lane sliceLane;
+    /** CPU time of the slice's busy stretches that have ended. */
+    private long sliceUsed;
+    private boolean inBurst;
+    private long burstStart;
+    private int sliceTasks;
+    private int clockCountdown = 1;
+    private int clockInterval = 1;
+    /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
+    private long emptyPickVersion = -1;
+    /** The lane of the task running now (a fork goes there). */
+    private Lane currentLane;
+    /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
+    private final RunningGroup running = new RunningGroup();
+
+    Worker(Engine engine, int index, int cpu, String threadName, long seed) {
         this.engine = engine;
         this.index = index;
         this.cpu = cpu;
         this.thread = new WorkerThread(this, threadName);
+        this.random = new SplittableRandom(seed);
+        this.eligible = id -> engine.dispatcher().eligible(id, index);
     }
 
     void setVictims(Worker[] victims) {
@@ -90,9 +123,11 @@ final class Worker implements Runnable {
         try {
             dutyCycle();
         } finally {
+            closeBurst();
             if (engine.isStopping()) {
                 cancelLeftovers();
             }
+            endSlice();
             engine.workerExited(this);
         }
     }
@@ -101,11 +136,17 @@ final class Worker implements Runnable {
         while (true) {
             Runnable task = findTask();
             if (task != null) {
+                if (!inBurst) {
+                    inBurst = true;
+                    burstStart = System.nanoTime();
+                }
                 backoff.reset();
-                runTask(task);
+                runTask(task, sliceLane);
                 continue;
             }
+            closeBurst();
             if (engine.runState() >= Engine.SHUTDOWN) {
+                endSlice();
                 if (engine.mayWorkerExit()) {
                     return;
                 }
@@ -113,96 +154,162 @@ final class Worker implements Runnable {
                 continue;
             }
             if (backoff.idle()) {
+                endSlice();
                 park();
                 backoff.reset();
             }
         }
     }
 
-    /**
-     * Runs one task found anywhere (own deque, own inbox, the others' queues) on behalf of a task
-     * that waits for another (a join); false when there was nothing to run.
-     */
-    boolean helpOnce() {
-        Runnable task = findTask();
-        if (task == null) {
-            return false;
-        }
-        runTask(task);
-        return true;
-    }
+    // ---- slices -------------------------------------------------------------------------------
 
-    /** Owner only: pushes a forked task on this worker's deque and lets an idle worker know. */
-    void pushLocal(Runnable task) {
-        deque.push(task);
-        engine.signalWork(this);
-    }
-
-    /**
-     * When the pool stops, a task forked after shutdownNow drained the deques would be neither run
-     * nor returned. Once that drain is over (never before: until then the deque's tasks are the
-     * drain's to return), cancel what is left if it is a future, so its joiners complete; anything
-     * else is run, as W2 requires of every task taken.
-     */
-    private void cancelLeftovers() {
-        while (!engine.isStopDrained()) {
-            Thread.yield();                              // shutdownNow is draining; it finishes without waiting on us
-        }
-        Runnable task;
-        while ((task = deque.pop()) != null) {
-            if (task instanceof java.util.concurrent.Future<?> future) {
-                future.cancel(false);
-            } else {
-                runTask(task);
-            }
-        }
-    }
-
-    private void runTask(Runnable task) {
-        try {
-            task.run();
-        } catch (Throwable failure) {
-            engine.reportUncaught(thread, failure);
-        }
-        TASKS_RUN.setOpaque(this, tasksRun + 1);
-        Thread.interrupted();                            // a late cancel(true) must not hit the next task
-    }
-
-    /** Own deque, then own inbox, then the others' deques and inboxes; null when there is nothing. */
+    /** The next task of the open slice, or of a newly picked one; null when there is nothing to run now. */
     private Runnable findTask() {
         if (engine.isStopping()) {
             return null;                                 // W2: take nothing more once stopping
         }
-        Runnable task = deque.pop();
-        if (task != null) {
-            return task;
+        Dispatcher dispatcher = engine.dispatcher();
+        if (slice != null) {
+            if (!sliceDue()) {
+                Runnable task = takeFromSlice();
+                if (task != null) {
+                    return task;
+                }
+                if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice)) {
+                    return null;                         // W4: keep the dry slice while nobody else has work
+                }
+            }
+            switchSlice(true);
+        } else {
+            if (!dispatcher.mayHaveWork()
+                    || (dispatcher.version() == emptyPickVersion && !dispatcher.activationsPending())) {
+                return null;
+            }
+            switchSlice(true);
         }
-        task = takeFromInbox(inbox, BATCH);
-        if (task != null) {
-            return task;
-        }
-        WorkSource source = engine.workSource();
-        if (source != null && (task = source.poll(index, cpu)) != null) {
-            return task;
-        }
-        return steal();
+        return slice == null ? null : takeFromSlice();
     }
 
-    private Runnable steal() {
+    /** True when the slice's quantum is used up, or a group may have received work and should be considered. */
+    private boolean sliceDue() {
+        Dispatcher dispatcher = engine.dispatcher();
+        if (dispatcher.activationsPending()) {
+            return true;
+        }
+        if (--clockCountdown > 0) {
+            return false;
+        }
+        clockCountdown = clockInterval;
+        long used = sliceUsed + (inBurst ? System.nanoTime() - burstStart : 0);
+        return used >= dispatcher.quantumNanos();
+    }
+
+    /** Ends the open slice, if any, charging its time, and (if {@code pickNext}) opens the next one. */
+    private void switchSlice(boolean pickNext) {
+        Dispatcher dispatcher = engine.dispatcher();
+        Group ending = slice;
+        long used = 0;
+        if (ending != null) {
+            used = sliceUsed;
+            if (inBurst) {
+                long now = System.nanoTime();
+                used += now - burstStart;
+                burstStart = now;                        // the busy stretch goes on in the next slice
+            }
+            if (sliceTasks > 0) {
+                long perTask = Math.max(1, used / sliceTasks);
+                clockInterval = (int) Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL);
+            }
+            running.exit(ending);
+        }
+        long versionBefore = dispatcher.version();
+        Group next = dispatcher.nextSlice(this, ending, used, pickNext);
+        slice = next;
+        sliceLane = next == null ? null : next.lanes[index];
+        sliceUsed = 0;
+        sliceTasks = 0;
+        clockCountdown = clockInterval;
+        if (next != null) {
+            running.enter(next);
+        } else if (pickNext) {
+            emptyPickVersion = versionBefore;
+        }
+    }
+
+    private void endSlice() {
+        if (slice != null) {
+            switchSlice(false);
+        }
+    }
+
+    /** Ends the current busy stretch: its time joins the slice's. */
+    private void closeBurst() {
+        if (inBurst) {
+            sliceUsed += System.nanoTime() - burstStart;
+            inBurst = false;
+        }
+    }
+
+    /** Owner only, on this worker's thread: stops the slice's clock while a task blocks; true if it ran. */
+    boolean pauseClock() {
+        boolean wasRunning = inBurst;
+        closeBurst();
+        return wasRunning;
+    }
+
+    /** Restarts the clock stopped by {@link #pauseClock()} if it ran then. */
+    void resumeClock(boolean wasRunning) {
+        if (wasRunning && !inBurst) {
+            inBurst = true;
+            burstStart = System.nanoTime();
+        }
+    }
+
+    /** The group whose task runs on this worker now, or of its open slice; null between slices. */
+    Group currentGroup() {
+        Lane lane = currentLane;
+        return lane != null ? lane.group : slice;
+    }
+
+    /** Interrupts this worker if it runs a slice of {@code group} now (a shutdownNow of that group). */
+    void interruptIfRunning(Group group) {
+        running.interruptIf(group, thread);
+    }
+
+    // ---- taking tasks -------------------------------------------------------------------------
+
+    /** Own lane's deque, own lane's inbox, then the slice group's lanes on the other workers. */
+    private Runnable takeFromSlice() {
+        Lane own = sliceLane;
+        Runnable task = own.deque.pop();
+        if (task != null) {
+            return task;
+        }
+        task = takeFromInbox(own.inbox, BATCH);
+        if (task != null) {
+            return task;
+        }
+        return stealInSlice();
+    }
+
+    private Runnable stealInSlice() {
+        Lane[] lanes = slice.lanes;
         for (Worker victim : victims) {
-            Runnable task = victim.deque.steal();
+            TaskDeque deque = lanes[victim.index].deque;
+            Runnable task = deque.steal();
             if (task != null) {
                 STEALS.setOpaque(this, steals + 1);
-                if (!victim.deque.isEmpty()) {
-                    engine.signalWork(victim);           // more to take: let another idle worker help
+                if (!deque.isEmpty()) {
+                    engine.signalWork(slice, victim.index); // more to take: let another idle worker help
                 }
                 return task;
             }
         }
         for (Worker victim : victims) {
-            if (victim.inbox.hasWork()) {
-                int half = Math.max(1, Math.min(BATCH, victim.inbox.size() / 2));
-                Runnable task = takeFromInbox(victim.inbox, half);
+            Inbox inbox = lanes[victim.index].inbox;
+            if (inbox.hasWork()) {
+                int half = Math.max(1, Math.min(BATCH, inbox.size() / 2));
+                Runnable task = takeFromInbox(inbox, half);
                 if (task != null) {
                     STEALS.setOpaque(this, steals + 1);
                     return task;
@@ -213,13 +320,15 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Moves up to {@code max} tasks from {@code source} to this worker: the oldest is returned to run
-     * now, the rest are pushed newest first, so that LIFO pops run them oldest first. Keeps W1.
+     * Moves up to {@code max} tasks from {@code source} (an inbox of the slice's group) to this
+     * worker: the oldest is returned to run now, the rest are pushed onto this worker's deque of the
+     * group newest first, so that LIFO pops run them oldest first. Keeps W1 and G1.
      */
     private Runnable takeFromInbox(Inbox source, int max) {
         if (!source.hasWork() || !source.tryAcquireConsumer()) {
             return null;
         }
+        TaskDeque deque = sliceLane.deque;
         int n = 0;
         try {
             Runnable task;
@@ -236,25 +345,99 @@ final class Worker implements Runnable {
         if (n == 0) {
             return null;
         }
+        slice.tasksTaken(n);                             // G1: after the tasks are in the deque
         if (n == max && max > 1) {
-            engine.signalWork(this);                     // a full batch: this worker is falling behind
+            engine.signalWork(slice, index);             // a full batch: this worker is falling behind
         }
         Runnable first = batch[0];
         batch[0] = null;
         return first;
     }
 
-    /** True when any queue this worker could take from holds a task (volatile reads only). */
+    // ---- running ------------------------------------------------------------------------------
+
+    private void runTask(Runnable task, Lane lane) {
+        Lane outer = currentLane;
+        currentLane = lane;
+        try {
+            task.run();
+        } catch (Throwable failure) {
+            engine.reportUncaught(thread, failure);
+        } finally {
+            currentLane = outer;
+        }
+        TASKS_RUN.setOpaque(this, tasksRun + 1);
+        sliceTasks++;
+        lane.countCompleted();
+        Thread.interrupted();                            // a late cancel(true) must not hit the next task
+    }
+
+    /**
+     * Runs one more task of the slice's group on behalf of a task that waits for another (a join);
+     * false when there was nothing to run. Never opens another slice: a join waits within its group.
+     */
+    boolean helpOnce() {
+        if (slice == null || engine.isStopping()) {
+            return false;
+        }
+        Runnable task = takeFromSlice();
+        if (task == null) {
+            return false;
+        }
+        runTask(task, sliceLane);
+        return true;
+    }
+
+    /** Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to be joined). */
+    boolean tryUnpush(Runnable task) {
+        Lane lane = currentLane != null ? currentLane : sliceLane;
+        return lane != null && lane.deque.tryUnpush(task);
+    }
+
+    /** Owner only: pushes a forked task on this worker's deque of the forking task's group. */
+    void pushLocal(Runnable task) {
+        Lane lane = currentLane != null ? currentLane : sliceLane;
+        if (lane == null) {
+            lane = engine.defaultGroup().lanes[index];
+        }
+        lane.deque.push(task);
+        lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
+        engine.signalWork(lane.group, index);
+    }
+
+    /**
+     * When the pool stops, a task forked after shutdownNow drained the deques would be neither run
+     * nor returned. Once that drain is over (never before: until then the deque's tasks are the
+     * drain's to return), cancel what is left if it is a future, so its joiners complete; anything
+     * else is run, as W2 requires of every task taken.
+     */
+    private void cancelLeftovers() {
+        while (!engine.isStopDrained()) {
+            Thread.yield();                              // shutdownNow is draining; it finishes without waiting on us
+        }
+        for (Group group : engine.dispatcher().groups()) {
+            Lane lane = group.lanes[index];
+            Runnable task;
+            while ((task = lane.deque.pop()) != null) {
+                if (task instanceof Future<?> future) {
+                    future.cancel(false);
+                } else {
+                    runTask(task, lane);
+                }
+            }
+        }
+    }
+
+    // ---- parking ------------------------------------------------------------------------------
+
+    /** True when any group this worker may serve holds a task, or an activation waits (volatile reads only). */
     boolean seesWork() {
-        if (!deque.isEmpty() || inbox.hasWork()) {
+        Dispatcher dispatcher = engine.dispatcher();
+        if (dispatcher.activationsPending()) {
             return true;
         }
-        WorkSource source = engine.workSource();
-        if (source != null && source.hasWork()) {
-            return true;
-        }
-        for (Worker victim : victims) {
-            if (!victim.deque.isEmpty() || victim.inbox.hasWork()) {
+        for (Group group : dispatcher.groups()) {
+            if (group.allows(index) && group.hasWork()) {
                 return true;
             }
         }

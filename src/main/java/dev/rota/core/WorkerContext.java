@@ -23,6 +23,38 @@ public final class WorkerContext {
         return w != null && w.engine == engine;
     }
 
+    /**
+     * The group whose task the calling thread runs (on a worker or a spare thread of any pool), or
+     * null for a thread outside every pool.
+     */
+    public static Group currentGroup() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.currentGroup();
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            return st.spare.group;
+        }
+        return null;
+    }
+
+    /**
+     * Stops the calling worker's slice clock while its task waits (the wait is not CPU time of the
+     * group); returns a token for {@link #resumeClock}. A no-op on any other thread.
+     */
+    public static boolean pauseClock() {
+        Worker w = current();
+        return w != null && w.pauseClock();
+    }
+
+    /** Restarts the clock stopped by {@link #pauseClock()}. */
+    public static void resumeClock(boolean token) {
+        Worker w = current();
+        if (w != null) {
+            w.resumeClock(token);
+        }
+    }
+
     /** Pushes {@code task} on the calling worker's deque; false when the caller is not a worker. */
     public static boolean pushLocal(Runnable task) {
         Worker w = current();
@@ -36,7 +68,7 @@ public final class WorkerContext {
     /** Pops {@code task} if it is the newest on the calling worker's deque; false otherwise. */
     public static boolean tryUnpush(Runnable task) {
         Worker w = current();
-        return w != null && w.deque.tryUnpush(task);
+        return w != null && w.tryUnpush(task);
     }
 
     /** Runs one other task on the calling worker, if there is one; false when idle or not a worker. */

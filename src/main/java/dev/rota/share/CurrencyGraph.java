@@ -28,14 +28,15 @@ public final class CurrencyGraph {
      * Implementation overview
      *
      * Edges run from a ticket's issuer to its holder: s -> h for a funding ticket of currency s
-     * backing currency h, s -> k for the ticket of client k. Every operation runs in two phases:
+     * backing currency h, s -> k for the ticket of client k and for a loan of tickets of s that k
+     * holds. Every operation runs in two phases:
      *
      *  1. Activity, upward (changeActive). A ticket switching on or off, or changing amount while
      *     active, changes its issuer's activeAmount. When that crosses zero, the issuer's backing
      *     tickets switch on or off, changing their issuers' active amounts, and so on towards the
-     *     base. Within one operation all deltas have one sign (activating, funding and raising add;
-     *     deactivating, unfunding and removing subtract; a changed amount stays positive), so each
-     *     currency crosses zero at most once and the walk costs O(edges reached).
+     *     base. Within one operation all deltas have one sign (activating, funding, lending and
+     *     raising add; deactivating, unfunding, repaying and removing subtract; a changed amount stays
+     *     positive), so each currency crosses zero at most once and the walk costs O(edges reached).
      *  2. Values, downward (refreshValues). Values can change only for the descendants of each
      *     non-base currency whose active amount changed (its exchange rate changed) and for the
      *     holder of a ticket whose amount or activity changed. Those nodes, and nothing else, are
@@ -126,9 +127,9 @@ public final class CurrencyGraph {
     public void unfund(Ticket funding) {
         CurrencyNode holder = liveFunding(funding);
         detach(funding);
-        holder.backing.remove(funding.backingIndex);
-        reindexBacking(holder, funding.backingIndex);
-        funding.backingIndex = -1;
+        holder.backing.remove(funding.holderIndex);
+        reindexBacking(holder, funding.holderIndex);
+        funding.holderIndex = -1;
         if (funding.active) {
             funding.active = false;
             stale.add(holder);
@@ -167,9 +168,8 @@ public final class CurrencyGraph {
             return false;
         }
         client.active = true;
-        client.ticket.active = true;
         stale.add(client);
-        changeActive(client.ticket.issuer, client.ticket.amount);
+        switchHeldTickets(client, true);
         refreshValues();
         return true;
     }
@@ -181,11 +181,81 @@ public final class CurrencyGraph {
             return false;
         }
         client.active = false;
-        client.ticket.active = false;
         stale.add(client);
-        changeActive(client.ticket.issuer, -client.ticket.amount);
+        switchHeldTickets(client, false);
         refreshValues();
         return true;
+    }
+
+    /** Switches a client's own ticket and the loans it holds on or off, with their issuers' active amounts. */
+    private void switchHeldTickets(ClientNode client, boolean on) {
+        client.ticket.active = on;
+        changeActive(client.ticket.issuer, on ? client.ticket.amount : -client.ticket.amount);
+        for (Ticket loan : client.loans) {
+            loan.active = on;
+            changeActive(loan.issuer, on ? loan.amount : -loan.amount);
+        }
+    }
+
+    /**
+     * Lends {@code lender}'s tickets to {@code borrower}, as a client blocked on a server does in the
+     * lottery paper [1] (ticket transfer): a new ticket of the lender's currency, for the amount of
+     * the lender's own ticket now, held by the borrower and active while the borrower is. The
+     * lender's own ticket is untouched: a lender that has nothing else to do is inactive meanwhile,
+     * so its currency's value flows to the borrower through the loan.
+     *
+     * @return the loan, for {@link #repay(Ticket)}
+     * @throws IllegalArgumentException if the two are the same client or either was removed
+     */
+    public Ticket lend(ClientNode lender, ClientNode borrower) {
+        live(lender);
+        live(borrower);
+        if (lender == borrower) {
+            throw new IllegalArgumentException(lender + " cannot lend to itself");
+        }
+        CurrencyNode currency = lender.ticket.issuer;
+        long amount = lender.ticket.amount;
+        checkIssuable(currency, amount);
+        Ticket loan = new Ticket(currency, borrower, amount);
+        attachIssued(loan);
+        loan.holderIndex = borrower.loans.size();
+        borrower.loans.add(loan);
+        if (borrower.active) {
+            loan.active = true;
+            stale.add(borrower);
+            changeActive(currency, amount);
+            refreshValues();
+        }
+        return loan;
+    }
+
+    /** Ends a loan made by {@link #lend}; a no-op for one already repaid or whose borrower was removed. */
+    public void repay(Ticket loan) {
+        Objects.requireNonNull(loan, "loan");
+        if (!(loan.holder instanceof ClientNode borrower) || loan == borrower.ticket) {
+            throw new IllegalArgumentException("not a loan: " + loan);
+        }
+        owned(borrower, "loan");
+        if (loan.isDetached()) {
+            return;
+        }
+        detachLoan(borrower, loan);
+        if (loan.active) {
+            loan.active = false;
+            stale.add(borrower);
+            changeActive(loan.issuer, -loan.amount);
+            refreshValues();
+        }
+    }
+
+    private static void detachLoan(ClientNode borrower, Ticket loan) {
+        detach(loan);
+        Ticket last = borrower.loans.removeLast();
+        if (last != loan) {
+            borrower.loans.set(loan.holderIndex, last);
+            last.holderIndex = loan.holderIndex;
+        }
+        loan.holderIndex = -1;
     }
 
     /**
@@ -194,6 +264,9 @@ public final class CurrencyGraph {
      */
     public void remove(ClientNode client) {
         deactivate(client);
+        while (!client.loans.isEmpty()) {
+            detachLoan(client, client.loans.getLast());
+        }
         detach(client.ticket);
         names.remove(client.name);
         clientsById[client.id] = null;
@@ -354,7 +427,13 @@ public final class CurrencyGraph {
                 currency.value = sum;
             }
             case ClientNode client -> {
-                double now = client.active ? client.ticket.value() : 0;
+                double now = 0;
+                if (client.active) {
+                    now = client.ticket.value();
+                    for (Ticket loan : client.loans) {
+                        now += loan.value();
+                    }
+                }
                 if (now != client.value) {
                     client.value = now;
                     noteChanged(client);
@@ -375,7 +454,7 @@ public final class CurrencyGraph {
     private void attachFunding(Ticket funding) {
         attachIssued(funding);
         CurrencyNode holder = (CurrencyNode) funding.holder;
-        funding.backingIndex = holder.backing.size();
+        funding.holderIndex = holder.backing.size();
         holder.backing.add(funding);
     }
 
@@ -400,7 +479,7 @@ public final class CurrencyGraph {
 
     private static void reindexBacking(CurrencyNode holder, int from) {
         for (int i = from; i < holder.backing.size(); i++) {
-            holder.backing.get(i).backingIndex = i;
+            holder.backing.get(i).holderIndex = i;
         }
     }
 

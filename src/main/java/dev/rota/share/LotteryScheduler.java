@@ -2,6 +2,7 @@ package dev.rota.share;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
 /**
@@ -34,6 +35,8 @@ public final class LotteryScheduler implements ShareScheduler {
     static final double MIN_FRACTION = 1.0 / 1024;
     /** The greatest overrun deflated for: at least 1/1024 of the weight. */
     static final double MAX_FRACTION = 1024;
+    /** Draws from the whole tree tried by an eligible-only pick before it draws exactly. */
+    static final int REDRAWS = 8;
 
     private static final byte UNKNOWN = 0;
     private static final byte COMPETING = 1;
@@ -107,7 +110,61 @@ public final class LotteryScheduler implements ShareScheduler {
         if (competing == 0) {
             return NONE;
         }
-        int slot = tree.find(source.nextDouble() * tree.total());
+        return win(tree.find(source.nextDouble() * tree.total()));
+    }
+
+    /** Draws among the eligible clients with this scheduler's own random source. */
+    @Override
+    public int pick(IntPredicate eligible) {
+        return pick(random, eligible);
+    }
+
+    @Override
+    public int pick(IntPredicate eligible, RandomGenerator source) {
+        return pick(source, eligible);
+    }
+
+    /**
+     * Draws among the clients {@code eligible} accepts, each with probability its weight over their
+     * total weight. A draw from the whole tree that lands on an eligible client has exactly that
+     * distribution, so up to {@value #REDRAWS} such draws are tried (O(log n) each) before an exact
+     * linear draw over the eligible slots, which is needed only when they hold little of the total.
+     */
+    public int pick(RandomGenerator source, IntPredicate eligible) {
+        if (competing == 0) {
+            return NONE;
+        }
+        for (int attempt = 0; attempt < REDRAWS; attempt++) {
+            int slot = tree.find(source.nextDouble() * tree.total());
+            if (eligible.test(clientAt[slot])) {
+                return win(slot);
+            }
+        }
+        double total = 0;
+        for (int slot = 0; slot < competing; slot++) {
+            if (eligible.test(clientAt[slot])) {
+                total += tree.weight(slot);
+            }
+        }
+        if (!(total > 0)) {
+            return NONE;
+        }
+        double point = source.nextDouble() * total;
+        int last = -1;
+        for (int slot = 0; slot < competing; slot++) {
+            if (eligible.test(clientAt[slot])) {
+                last = slot;
+                point -= tree.weight(slot);
+                if (point < 0) {
+                    return win(slot);
+                }
+            }
+        }
+        return win(last);                               // rounding put the point at the very end
+    }
+
+    /** The client in {@code slot} wins: its compensation ends, as its new quantum starts. */
+    private int win(int slot) {
         int winner = clientAt[slot];
         if (compensation[winner] != 1) {
             compensation[winner] = 1;

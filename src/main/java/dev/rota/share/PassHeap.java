@@ -1,6 +1,7 @@
 package dev.rota.share;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 
 /**
  * Binary min-heap of client ids keyed by pass, with each client's heap position indexed by id, so
@@ -19,6 +20,8 @@ final class PassHeap {
     private int[] slotOf = new int[16];
     /** Pass of each client id; meaningful while present. */
     private long[] passOf = new long[16];
+    /** Scratch for {@link #firstMatching}: heap slots still to visit, a min-heap by their clients' passes. */
+    private int[] frontier = new int[16];
 
     PassHeap() {
         Arrays.fill(slotOf, ABSENT);
@@ -35,6 +38,68 @@ final class PassHeap {
     /** The client with the least pass; requires {@code size() > 0}. */
     int peek() {
         return heap[0];
+    }
+
+    /**
+     * The client of least pass among those {@code eligible} accepts, or -1 when none does. Visits
+     * the heap best first (a frontier of slots ordered like the heap itself), so it costs
+     * O(k log k) for the k clients it passes over, O(1) when the least is eligible.
+     */
+    int firstMatching(IntPredicate eligible) {
+        if (size == 0) {
+            return -1;
+        }
+        if (eligible.test(heap[0])) {
+            return heap[0];
+        }
+        int frontierSize = 0;
+        if (frontier.length < size) {
+            frontier = new int[Math.max(size, frontier.length * 2)];
+        }
+        frontierSize = pushChildren(0, frontierSize);
+        while (frontierSize > 0) {
+            int slot = frontier[0];
+            frontierSize = popFrontier(frontierSize);
+            if (eligible.test(heap[slot])) {
+                return heap[slot];
+            }
+            frontierSize = pushChildren(slot, frontierSize);
+        }
+        return -1;
+    }
+
+    private int pushChildren(int slot, int frontierSize) {
+        for (int child = 2 * slot + 1; child <= 2 * slot + 2 && child < size; child++) {
+            int at = frontierSize++;
+            while (at > 0 && before(heap[child], heap[frontier[(at - 1) >>> 1]])) {
+                frontier[at] = frontier[(at - 1) >>> 1];
+                at = (at - 1) >>> 1;
+            }
+            frontier[at] = child;
+        }
+        return frontierSize;
+    }
+
+    /** Removes the frontier's best slot; returns the new frontier size. */
+    private int popFrontier(int frontierSize) {
+        int last = frontier[--frontierSize];
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= frontierSize) {
+                break;
+            }
+            if (child + 1 < frontierSize && before(heap[frontier[child + 1]], heap[frontier[child]])) {
+                child++;
+            }
+            if (!before(heap[frontier[child]], heap[last])) {
+                break;
+            }
+            frontier[at] = frontier[child];
+            at = child;
+        }
+        frontier[at] = last;
+        return frontierSize;
     }
 
     /** The client in heap slot {@code slot}, for iteration in no particular order. */

@@ -1,5 +1,8 @@
 package dev.rota.share;
 
+import java.util.function.IntPredicate;
+import java.util.random.RandomGenerator;
+
 /**
  * A proportional-share policy over clients named by small non-negative ids: it picks which client
  * runs next and learns how much CPU time each used. Implementations are single-threaded and
@@ -27,6 +30,22 @@ public interface ShareScheduler {
 
     /** The client that should run next, or {@link #NONE}. */
     int pick();
+
+    /**
+     * The client that should run next among the competing clients that {@code eligible} accepts, or
+     * {@link #NONE}: what {@link #pick()} would choose if the others did not compete (a worker
+     * outside a client's CPU mask asks this way). Equivalent to {@link #pick()} when every client is
+     * eligible.
+     */
+    int pick(IntPredicate eligible);
+
+    /**
+     * As {@link #pick(IntPredicate)}, drawing from {@code random} where the policy draws at all (a
+     * caller's own generator, such as a worker's); deterministic policies ignore it.
+     */
+    default int pick(IntPredicate eligible, RandomGenerator random) {
+        return pick(eligible);
+    }
 
     /**
      * Charges {@code client} with {@code usedNanos} of CPU time against a quantum of

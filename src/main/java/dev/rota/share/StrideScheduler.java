@@ -1,6 +1,7 @@
 package dev.rota.share;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 
 /**
  * Stride scheduling: deterministic proportional share. Each competing client advances a virtual time,
@@ -129,6 +130,13 @@ public final class StrideScheduler implements ShareScheduler {
     @Override
     public int pick() {
         return heap.size() == 0 ? NONE : heap.peek();
+    }
+
+    /** The eligible client of least pass: O(1) when it is the least overall, else O(k log k) for k passed over. */
+    @Override
+    public int pick(IntPredicate eligible) {
+        int client = heap.firstMatching(eligible);
+        return client < 0 ? NONE : client;
     }
 
     @Override

@@ -3,8 +3,9 @@ package dev.rota.share;
 /**
  * A positive amount of one currency held by a client or backing another currency.
  *
- * <p>A ticket is active while its holder competes: a client ticket while the client is active, a
- * funding ticket while the currency it backs has a non-zero active amount. Its value in base units is
+ * <p>A ticket is active while its holder competes: a client ticket (its own or a loan it holds)
+ * while the client is active, a funding ticket while the currency it backs has a non-zero active
+ * amount. Its value in base units is
  * its face amount for the base currency, otherwise {@code value(issuer) × amount / activeAmount(issuer)}
  * while active, and 0 while inactive.
  */
@@ -15,8 +16,11 @@ public final class Ticket {
     boolean active;
     /** Position in {@code issuer.issued}, for removal in O(1). */
     int issuedIndex = -1;
-    /** Position in the funded currency's {@code backing}; -1 for a client ticket. */
-    int backingIndex = -1;
+    /**
+     * Position in the holder's list of extra tickets: the funded currency's {@code backing}, or the
+     * borrowing client's {@code loans}; -1 for a client's own ticket and once detached.
+     */
+    int holderIndex = -1;
 
     Ticket(CurrencyNode issuer, ShareNode holder, long amount) {
         this.issuer = issuer;

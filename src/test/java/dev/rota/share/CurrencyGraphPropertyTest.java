@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Random operations on a graph, checked after each one against a from-scratch evaluation of a shadow
- * model that knows only the definitions of the lottery paper.
+ * Random operations on a graph (loans included), checked after each one against a from-scratch
+ * evaluation of a shadow model that knows only the definitions of the lottery paper.
  */
 class CurrencyGraphPropertyTest {
 
@@ -43,7 +43,10 @@ class CurrencyGraphPropertyTest {
         }
     }
 
+    private record Loan(CurrencyNode currency, long amount, Client borrower, Ticket ticket) {}
+
     private final CurrencyGraph graph = new CurrencyGraph();
+    private final List<Loan> loans = new ArrayList<>();
     private final List<CurrencyNode> currencies = new ArrayList<>(List.of(graph.base()));
     private final List<Funding> fundings = new ArrayList<>();
     private final List<Client> clients = new ArrayList<>();
@@ -97,6 +100,21 @@ class CurrencyGraphPropertyTest {
         } else if (kind < 36 && !clients.isEmpty()) {
             Client client = clients.remove(random.nextInt(clients.size()));
             graph.remove(client.node);
+            loans.removeIf(loan -> loan.borrower == client);
+        } else if (kind < 40 && clients.size() >= 2) {
+            Client lender = pick(random, clients);
+            Client borrower = pick(random, clients);
+            if (lender == borrower) {
+                assertThrows(IllegalArgumentException.class, () -> graph.lend(lender.node, borrower.node));
+            } else {
+                Ticket ticket = graph.lend(lender.node, borrower.node);
+                assertEquals(lender.amount, ticket.amount());
+                loans.add(new Loan(lender.node.currency(), lender.amount, borrower, ticket));
+            }
+        } else if (kind < 43 && !loans.isEmpty()) {
+            Loan loan = loans.remove(random.nextInt(loans.size()));
+            graph.repay(loan.ticket);
+            graph.repay(loan.ticket);                    // a second repayment changes nothing
         } else if (kind < 70 && !clients.isEmpty()) {
             Client client = pick(random, clients);
             assertEquals(!client.active, graph.activate(client.node));
@@ -121,8 +139,19 @@ class CurrencyGraphPropertyTest {
                     () -> "activity of " + funding.ticket + " at step " + step);
         }
         Map<Integer, Client> live = new HashMap<>();
+        for (Loan loan : loans) {
+            assertEquals(loan.borrower.active, loan.ticket.isActive(), () -> "activity of " + loan.ticket + " at step " + step);
+        }
         for (Client client : clients) {
-            double value = client.active ? expected.ticketValue(client.node.currency(), client.amount) : 0;
+            double value = 0;
+            if (client.active) {
+                value = expected.ticketValue(client.node.currency(), client.amount);
+                for (Loan loan : loans) {
+                    if (loan.borrower == client) {
+                        value += expected.ticketValue(loan.currency, loan.amount);
+                    }
+                }
+            }
             assertClose(value, client.node.value(), "value of " + client.node.name(), step);
             // The scheduler learnt every change: it holds exactly the graph's value.
             assertEquals(client.node.value(), scheduler.values.getOrDefault(client.node.id(), 0.0),
@@ -168,6 +197,11 @@ class CurrencyGraphPropertyTest {
             for (Funding funding : fundings) {
                 if (funding.source == currency && activeAmount(funding.holder) > 0) {
                     sum += funding.amount;
+                }
+            }
+            for (Loan loan : loans) {
+                if (loan.currency == currency && loan.borrower.active) {
+                    sum += loan.amount;
                 }
             }
             activeAmounts.put(currency, sum);

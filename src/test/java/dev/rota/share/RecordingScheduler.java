@@ -27,5 +27,10 @@ final class RecordingScheduler implements ShareScheduler {
     }
 
     @Override
+    public int pick(java.util.function.IntPredicate eligible) {
+        return NONE;
+    }
+
+    @Override
     public void charge(int client, long usedNanos, long quantumNanos) {}
 }

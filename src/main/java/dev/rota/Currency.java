@@ -1,0 +1,106 @@
+package dev.rota;
+
+import dev.rota.share.CurrencyNode;
+import java.util.Objects;
+
+/**
+ * A ticket currency of one {@link RotaPool}, after the lottery-scheduling paper: the pool's base
+ * currency, or one funded by tickets of other currencies (never in a cycle). A currency issues
+ * tickets to {@link TaskGroup}s and to other currencies; what they are worth follows its own value,
+ * so inflating a currency (more groups, more tickets) dilutes only the groups it funds: load
+ * insulation between, say, tenants.
+ *
+ * {@snippet :
+ * Currency base = pool.baseCurrency();
+ * Currency tenants = base.newCurrency("tenants", 100);   // funded by 100 base tickets
+ * TaskGroup t1 = tenants.newGroup("t1", 10);              // t1 and t2 split the tenants' 100
+ * TaskGroup t2 = tenants.newGroup("t2", 30);              //   as 25 : 75 while both have work
+ * tenants.fundFrom(partners, 50);                         // more backing, from another currency
+ * }
+ *
+ * <p>Values in base units are kept current incrementally as groups come and go (a group with no
+ * queued or running work is inactive and its tickets stop counting; a currency left with no active
+ * tickets stops drawing on its own backing until it has some again). Every operation here is
+ * thread-safe.
+ */
+public final class Currency {
+    private final RotaPool pool;
+    final CurrencyNode node;
+
+    Currency(RotaPool pool, CurrencyNode node) {
+        this.pool = pool;
+        this.node = node;
+    }
+
+    public String name() {
+        return node.name();
+    }
+
+    public boolean isBase() {
+        return node.isBase();
+    }
+
+    public RotaPool pool() {
+        return pool;
+    }
+
+    /**
+     * A new task group funded by {@code tickets} tickets of this currency.
+     *
+     * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
+     *                                  currency's total, or the name is blank or already used in this pool
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
+     */
+    public TaskGroup newGroup(String name, long tickets) {
+        return pool.newGroup(name, this, tickets);
+    }
+
+    /**
+     * A new currency funded by {@code tickets} tickets of this one.
+     *
+     * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
+     *                                  currency's total, or the name is blank or already used in this pool
+     */
+    public Currency newCurrency(String name, long tickets) {
+        Objects.requireNonNull(name, "name");
+        CurrencyNode created = pool.dispatcher().withLedger(ledger -> ledger.newCurrency(name, node, tickets));
+        return new Currency(pool, created);
+    }
+
+    /**
+     * Backs this currency with {@code tickets} more tickets of {@code source}.
+     *
+     * @return the funding, to change or withdraw later
+     * @throws IllegalArgumentException if this is the base currency, {@code source} belongs to another
+     *                                  pool, {@code tickets} is not positive, or the funding would close
+     *                                  a cycle (the message names the cycle)
+     */
+    public Funding fundFrom(Currency source, long tickets) {
+        Objects.requireNonNull(source, "source");
+        if (source.pool != pool) {
+            throw new IllegalArgumentException(source + " belongs to another pool than " + this);
+        }
+        return new Funding(pool, this, source,
+                pool.dispatcher().withLedger(ledger -> ledger.fundFrom(node, source.node, tickets)));
+    }
+
+    /** What this currency is worth now, in base tickets: the sum of its active backing tickets' values. */
+    public double value() {
+        return pool.dispatcher().read(node::value);
+    }
+
+    /** Tickets of this currency held by active groups and currencies now. */
+    public long activeTickets() {
+        return pool.dispatcher().read(node::activeAmount);
+    }
+
+    /** Tickets of this currency issued in all. */
+    public long issuedTickets() {
+        return pool.dispatcher().read(node::issuedAmount);
+    }
+
+    @Override
+    public String toString() {
+        return "currency " + name();
+    }
+}

@@ -1,0 +1,17 @@
+package dev.rota;
+
+/**
+ * Figures of one {@link TaskGroup} at one moment. Counts are exact once the group is quiescent and
+ * approximate while tasks run (each is read on its own, without stopping the workers).
+ *
+ * @param name           the group's name
+ * @param tickets        the group's tickets, in its currency
+ * @param value          what those tickets are worth now, in base tickets (0 while the group is inactive)
+ * @param cpuTimeNanos   CPU time charged to the group: the time its tasks ran, measured per slice
+ * @param completedTasks tasks of the group that ran to completion or to an exception
+ * @param queuedTasks    tasks accepted and not yet started
+ * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down
+ */
+public record GroupStats(String name, long tickets, double value, long cpuTimeNanos, long completedTasks,
+                         long queuedTasks, long rejectedTasks) {
+}

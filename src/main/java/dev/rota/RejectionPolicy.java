@@ -1,0 +1,35 @@
+package dev.rota;
+
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * What a {@link TaskGroup} does with a task submitted while its queue is full, as
+ * {@link java.util.concurrent.RejectedExecutionHandler} does for a {@code ThreadPoolExecutor}.
+ * A submission after the group or its pool shut down is always refused with a
+ * {@link RejectedExecutionException}, whatever the policy.
+ */
+@FunctionalInterface
+public interface RejectionPolicy {
+
+    /**
+     * Throws {@link RejectedExecutionException} naming the group and its capacity. The default.
+     */
+    RejectionPolicy ABORT = (task, group) -> {
+        throw new RejectedExecutionException("group " + group.name() + " is full (" + group.queueCapacity()
+                + " tasks queued): task rejected: " + task);
+    };
+
+    /**
+     * Runs the task in the submitting thread, which slows the submitter down to the pace the group
+     * is served at (back-pressure); the task's CPU time is then charged to whatever group that thread
+     * is running, if any.
+     */
+    RejectionPolicy CALLER_RUNS = (task, group) -> task.run();
+
+    /**
+     * Handles {@code task}, which {@code group} could not queue because its queue was full. It may
+     * run the task, throw {@link RejectedExecutionException}, or drop it; the group has counted the
+     * rejection already.
+     */
+    void rejected(Runnable task, TaskGroup group);
+}

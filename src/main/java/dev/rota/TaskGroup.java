@@ -1,0 +1,404 @@
+package dev.rota;
+
+import dev.rota.core.Dispatcher;
+import dev.rota.core.Group;
+import dev.rota.core.WorkerMask;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A service tier of a {@link RotaPool}: an {@link ExecutorService} whose tasks get CPU time in
+ * proportion to the value of the group's tickets, on all the pool's workers together.
+ *
+ * {@snippet :
+ * TaskGroup gold = pool.group("gold", 300);
+ * TaskGroup bronze = pool.group("bronze", 100);   // while both have work: gold 3/4, bronze 1/4 of the CPU
+ * gold.submit(() -> handle(request));
+ * gold.setTickets(500);                            // takes effect at the next scheduling decision
+ * }
+ *
+ * <p><b>Shares.</b> The pool divides CPU time between the groups that have work by their tickets'
+ * value in base units (see {@link Currency}), with the pool's {@link SharePolicy}; each group is
+ * charged the CPU time its tasks really used. Shares are of the whole pool: a group whose tasks were
+ * all submitted on one worker still gets its share of every worker, which takes them from the others.
+ * A group {@linkplain #restrictToCpus restricted} to some CPUs gets its share of those CPUs.
+ *
+ * <p><b>Ticket transfer.</b> A task of this pool that waits on a future of another group (from
+ * {@code submit}, or a {@link RotaTask} of it) lends its group's tickets to that group until the wait
+ * ends, and the worker's core runs other work meanwhile. {@link #lendTo} does the same for waits the
+ * pool cannot see.
+ *
+ * <p><b>Overload.</b> Each group queues at most {@link #queueCapacity()} tasks (65,536 by default;
+ * the pool's default group is unbounded, as ForkJoinPool's queues are); beyond that its
+ * {@link RejectionPolicy} decides ({@link RejectionPolicy#ABORT} by default). A flooding group thus
+ * neither exhausts memory nor takes more than its share of CPU time from the others.
+ *
+ * <p><b>Life cycle.</b> {@link #shutdown()} and {@link #shutdownNow()} end this group only, with
+ * the JDK's semantics: queued tasks still run after {@code shutdown()}; {@code shutdownNow()}
+ * interrupts the group's running tasks and returns, each exactly once, those that never started.
+ * A terminated group leaves the pool, and its name may be used again. Shutting the pool down shuts
+ * every group.
+ *
+ * <p>{@link #submitOnly()} hands untrusted code a view that can submit and nothing else.
+ */
+public final class TaskGroup extends AbstractExecutorService {
+    /** Default bound on a named group's queued tasks. */
+    public static final int DEFAULT_QUEUE_CAPACITY = 1 << 16;
+
+    private final RotaPool pool;
+    final Group core;
+    private final Currency currency;
+    private volatile RejectionPolicy rejectionPolicy = RejectionPolicy.ABORT;
+
+    TaskGroup(RotaPool pool, Group core, Currency currency) {
+        this.pool = pool;
+        this.core = core;
+        this.currency = currency;
+    }
+
+    public String name() {
+        return core.name();
+    }
+
+    /** The currency whose tickets fund this group. */
+    public Currency currency() {
+        return currency;
+    }
+
+    public RotaPool pool() {
+        return pool;
+    }
+
+    private Dispatcher dispatcher() {
+        return pool.dispatcher();
+    }
+
+    // ---- tickets ------------------------------------------------------------------------------
+
+    /** This group's tickets, in its currency. */
+    public long tickets() {
+        return dispatcher().read(() -> core.isTerminated() ? 0 : clientTickets());
+    }
+
+    private long clientTickets() {
+        return core.client().tickets();
+    }
+
+    /**
+     * Inflates or deflates this group's tickets; the new value counts from the next scheduling
+     * decision (within a quantum).
+     *
+     * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow its currency's total
+     * @throws IllegalStateException    if the group has terminated
+     */
+    public void setTickets(long tickets) {
+        dispatcher().withLedger(ledger -> {
+            if (core.isTerminated()) {
+                throw new IllegalStateException(this + " has terminated");
+            }
+            ledger.setTickets(core.client(), tickets);
+            return null;
+        });
+    }
+
+    /** What this group's tickets are worth now in base tickets; 0 while it has no queued or running work. */
+    public double value() {
+        return dispatcher().read(() -> core.isTerminated() ? 0 : core.client().value());
+    }
+
+    /**
+     * Lends this group's tickets to {@code borrower} until the returned loan is closed (ticket
+     * transfer for a wait the pool cannot see, such as a call to a service whose work runs in
+     * {@code borrower}). Loans add up; a loan from or to a group that has terminated lends nothing.
+     *
+     * @throws IllegalArgumentException if {@code borrower} is this group or belongs to another pool
+     */
+    public Loan lendTo(TaskGroup borrower) {
+        Objects.requireNonNull(borrower, "borrower");
+        if (borrower == this) {
+            throw new IllegalArgumentException(this + " cannot lend to itself");
+        }
+        if (borrower.pool != pool) {
+            throw new IllegalArgumentException(borrower + " belongs to another pool than " + this);
+        }
+        return new Loan(dispatcher(), dispatcher().beginWait(core, borrower.core, false), this, borrower);
+    }
+
+    // ---- submission ---------------------------------------------------------------------------
+
+    /**
+     * Queues {@code task} in this group.
+     *
+     * @throws RejectedExecutionException if the group or its pool is shut down, or the queue is full
+     *                                    and the rejection policy throws
+     * @throws NullPointerException       if {@code task} is null
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        if (task instanceof RotaTask<?> forked) {
+            forked.bindGroup(core);
+        }
+        if (pool.refusesSubmissions(this)) {
+            core.countRejected();
+            throw new RejectedExecutionException("pool " + pool.name() + " is shut down: task rejected: " + task);
+        }
+        int result = core.offer(task);
+        if (result == Group.ACCEPTED) {
+            return;
+        }
+        core.countRejected();
+        if (result == Group.FULL) {
+            rejectionPolicy.rejected(task, this);
+            return;
+        }
+        throw new RejectedExecutionException(this + " is shut down: task rejected: " + task);
+    }
+
+    /** Submits {@code task} and returns it, as {@code ForkJoinPool.submit(ForkJoinTask)} does. */
+    public <T> RotaTask<T> submit(RotaTask<T> task) {
+        execute(task);
+        return task;
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new GroupFuture<>(runnable, value, core);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new GroupFuture<>(callable, core);
+    }
+
+    // ---- overload -------------------------------------------------------------------------------
+
+    /** The most tasks this group queues before its rejection policy decides. */
+    public int queueCapacity() {
+        return core.capacity();
+    }
+
+    /**
+     * Bounds the tasks this group queues; tasks queued already above a lowered bound stay queued.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is below 1
+     */
+    public void setQueueCapacity(int capacity) {
+        core.setCapacity(capacity);
+    }
+
+    public RejectionPolicy rejectionPolicy() {
+        return rejectionPolicy;
+    }
+
+    public void setRejectionPolicy(RejectionPolicy policy) {
+        this.rejectionPolicy = Objects.requireNonNull(policy, "policy");
+    }
+
+    // ---- placement ------------------------------------------------------------------------------
+
+    /**
+     * Runs this group's tasks only on the workers pinned to these CPUs; its share is then of those
+     * CPUs. Tasks queued elsewhere already are taken over by those workers.
+     *
+     * @throws IllegalArgumentException if no CPU is named, or a CPU has no worker of this pool (the message names it)
+     */
+    public void restrictToCpus(int... cpus) {
+        Objects.requireNonNull(cpus, "cpus");
+        if (cpus.length == 0) {
+            throw new IllegalArgumentException("name at least one CPU for " + this);
+        }
+        List<CpuTopology.WorkerPlacement> placements = pool.topology().workers();
+        List<Integer> workers = new ArrayList<>();
+        for (int cpu : cpus) {
+            boolean found = false;
+            for (CpuTopology.WorkerPlacement placement : placements) {
+                if (placement.cpu() == cpu) {
+                    workers.add(placement.worker());
+                    found = true;
+                }
+            }
+            if (!found) {
+                throw new IllegalArgumentException("CPU " + cpu + " has no worker of pool " + pool.name()
+                        + " (its workers are on CPUs " + pool.workerCpus() + ")");
+            }
+        }
+        core.restrictTo(WorkerMask.of(pool.workers(), workers.stream().mapToInt(Integer::intValue).toArray()));
+    }
+
+    /** Lets this group run on every worker again. */
+    public void allowAllCpus() {
+        core.restrictTo(WorkerMask.all(pool.workers()));
+    }
+
+    /** The CPUs whose workers may run this group's tasks, ascending. */
+    public int[] cpus() {
+        List<CpuTopology.WorkerPlacement> placements = pool.topology().workers();
+        return Arrays.stream(core.mask().workers()).map(w -> placements.get(w).cpu()).distinct().sorted().toArray();
+    }
+
+    // ---- life cycle ---------------------------------------------------------------------------
+
+    /** Accepts no new tasks in this group; those queued still run. Other groups are unaffected. */
+    @Override
+    public void shutdown() {
+        dispatcher().shutdown(core);
+    }
+
+    /**
+     * Interrupts this group's running tasks and returns, each exactly once, its tasks that never
+     * started; {@link RotaTask}s among them are cancelled so that no joiner waits for ever.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        List<Runnable> neverStarted = pool.engine().shutdownNow(core);
+        for (Runnable task : neverStarted) {
+            if (task instanceof RotaTask<?> forked) {
+                forked.cancel(false);
+            }
+        }
+        return neverStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return core.isShutdown() || pool.refusesSubmissions(this);
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return core.isTerminated();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return core.awaitTermination(timeout, unit);
+    }
+
+    // ---- views and figures ----------------------------------------------------------------------
+
+    /**
+     * A view of this group that can submit tasks and nothing else: no tickets, no currencies, no
+     * shutdown. Its {@code shutdown}, {@code shutdownNow} and {@code close} throw
+     * {@link UnsupportedOperationException}; {@code isShutdown}, {@code isTerminated} and
+     * {@code awaitTermination} report on the group.
+     */
+    public ExecutorService submitOnly() {
+        return new SubmitOnly(this);
+    }
+
+    public GroupStats stats() {
+        long tickets = tickets();
+        double value = value();
+        return new GroupStats(name(), tickets, value, core.cpuTimeNanos(), core.completedTasks(), core.queuedTasks(),
+                core.rejectedTasks());
+    }
+
+    @Override
+    public String toString() {
+        return "group " + name() + " of pool " + pool.name();
+    }
+
+    /** Submission only, by delegation: nothing else of the group is reachable from it. */
+    private static final class SubmitOnly extends AbstractExecutorService {
+        private final TaskGroup group;
+
+        SubmitOnly(TaskGroup group) {
+            this.group = group;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            group.execute(task);
+        }
+
+        @Override
+        public <T> Future<T> submit(Callable<T> task) {
+            return group.submit(task);
+        }
+
+        @Override
+        public Future<?> submit(Runnable task) {
+            return group.submit(task);
+        }
+
+        @Override
+        public <T> Future<T> submit(Runnable task, T result) {
+            return group.submit(task, result);
+        }
+
+        @Override
+        public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+            return group.invokeAll(tasks);
+        }
+
+        @Override
+        public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+                throws InterruptedException {
+            return group.invokeAll(tasks, timeout, unit);
+        }
+
+        @Override
+        public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+            return group.invokeAny(tasks);
+        }
+
+        @Override
+        public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+                throws InterruptedException, ExecutionException, TimeoutException {
+            return group.invokeAny(tasks, timeout, unit);
+        }
+
+        @Override
+        public void shutdown() {
+            throw refused("shutdown");
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            throw refused("shutdownNow");
+        }
+
+        @Override
+        public void close() {
+            throw refused("close");
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return group.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return group.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+            return group.awaitTermination(timeout, unit);
+        }
+
+        private UnsupportedOperationException refused(String operation) {
+            return new UnsupportedOperationException("a submit-only view of group " + group.name() + " cannot " + operation);
+        }
+
+        @Override
+        public String toString() {
+            return "submit-only view of group " + group.name();
+        }
+    }
+}

@@ -1,0 +1,416 @@
+package dev.rota.core;
+
+import dev.rota.share.ClientNode;
+import dev.rota.share.CurrencyNode;
+import dev.rota.share.ShareLedger;
+import dev.rota.share.ShareScheduler;
+import dev.rota.share.Ticket;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+/**
+ * Decides which group each worker serves: the live driver of the pool's {@link ShareLedger}, with
+ * real time where the simulator drives the same ledger with virtual time.
+ *
+ * <p>A worker runs a group's tasks in slices. At a slice boundary it calls {@link #nextSlice} once:
+ * under one lock hold the ended slice is charged with the CPU time it used, the group's state is
+ * brought up to date, queued activations are applied, and the policy picks the next group among
+ * those the worker may serve. A slice ends when its quantum is used, when the group has no work
+ * left and another group has, or when an activation is queued (so that a group that just received
+ * work is considered at once, not a quantum later).
+ *
+ * <p>Locking: one lock guards the ledger and the groups' scheduling fields; it is taken per slice,
+ * never per task, and never by a submitter. Submitters queue activations lock-free (G2 in
+ * {@link Group}); the next lock holder applies them. Idle workers read {@link #mayHaveWork()} and
+ * {@link #version()}, published after every change, before they take the lock.
+ *
+ * <p>Invariants, under the lock:
+ * <ul>
+ *   <li>D1: a group is runnable in the ledger exactly when {@link Group#runnable} is set; it is
+ *       cleared only after {@link #reconcile} has published IDLE and found the group without work.</li>
+ *   <li>D2: {@code byClient[c]} is the live group whose ledger entry has id c; a terminated group is
+ *       removed from the ledger, from {@code byClient} and from {@link #groups()} together.</li>
+ * </ul>
+ */
+public final class Dispatcher {
+    private final Engine engine;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ShareLedger ledger;
+    private final long quantumNanos;
+    private final MpscUnboundedAtomicArrayQueue<Group> activations = new MpscUnboundedAtomicArrayQueue<>(64);
+    private Group[] byClient = new Group[16];
+    /** Every live group; replaced whole under the lock, read without it. */
+    private volatile Group[] groups = new Group[0];
+    private volatile int runnableCount;
+    /** Raised whenever the set of groups a pick could return may have grown. */
+    private volatile long version;
+    /** Set by the pool's shutdown: no group may be created any more. */
+    private boolean closed;
+
+    Dispatcher(Engine engine, ShareScheduler scheduler, long quantumNanos) {
+        if (quantumNanos <= 0) {
+            throw new IllegalArgumentException("quantum must be positive: " + quantumNanos + " ns");
+        }
+        this.engine = engine;
+        this.ledger = new ShareLedger(new dev.rota.share.CurrencyGraph(), scheduler);
+        this.quantumNanos = quantumNanos;
+    }
+
+    public long quantumNanos() {
+        return quantumNanos;
+    }
+
+    // ---- lock-free, any thread ----------------------------------------------------------------
+
+    /** G2: a submitter found its group IDLE and set it PENDING; the next lock holder applies this. */
+    void queueActivation(Group group) {
+        activations.offer(group);
+    }
+
+    boolean activationsPending() {
+        return !activations.isEmpty();
+    }
+
+    /** True when a pick might find a group: some group is runnable or an activation waits. */
+    boolean mayHaveWork() {
+        return runnableCount > 0 || activationsPending();
+    }
+
+    /** True when a group other than {@code current} is runnable or may become so. */
+    boolean othersMayHaveWork(Group current) {
+        return runnableCount > (current.runnable ? 1 : 0) || activationsPending();
+    }
+
+    long version() {
+        return version;
+    }
+
+    /** The live groups. */
+    public Group[] groups() {
+        return groups;
+    }
+
+    // ---- slices -------------------------------------------------------------------------------
+
+    /**
+     * Ends {@code worker}'s slice of {@code ending} (if not null), charging {@code usedNanos}, and,
+     * if {@code pickNext}, starts its next slice: the group to serve now, or null when no runnable
+     * group allows this worker.
+     */
+    Group nextSlice(Worker worker, Group ending, long usedNanos, boolean pickNext) {
+        lock.lock();
+        try {
+            if (ending != null) {
+                ending.cpuTimeNanos += usedNanos;
+                ledger.sliceEnded(ending.client, usedNanos, quantumNanos);
+                reconcile(ending);
+                maybeTerminate(ending);
+            }
+            applyActivations();
+            Group next = null;
+            if (pickNext) {
+                int id = ledger.pick(worker.eligible, worker.random);
+                if (id != ShareScheduler.NONE) {
+                    next = byClient[id];
+                    ledger.sliceStarted(next.client);
+                }
+            }
+            runnableCount = ledger.runnableCount();
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock (a pick's predicate): true when the group with ledger id {@code id} allows {@code worker}. */
+    boolean eligible(int id, int worker) {
+        Group group = byClient[id];
+        return group != null && group.allows(worker);
+    }
+
+    /** For a spare standing in on worker {@code w}: a runnable group it may serve, or null. */
+    Group pickForSpare(IntPredicate eligible, RandomGenerator random) {
+        lock.lock();
+        try {
+            applyActivations();
+            int id = ledger.pick(eligible, random);
+            runnableCount = ledger.runnableCount();
+            return id == ShareScheduler.NONE ? null : byClient[id];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Charges {@code group} for one task a spare ran, and checks whether the group is now done. */
+    void chargeSpare(Group group, long usedNanos) {
+        lock.lock();
+        try {
+            if (group.isTerminated()) {
+                return;
+            }
+            group.cpuTimeNanos += usedNanos;
+            ledger.charge(group.client, usedNanos, quantumNanos);
+            reconcile(group);
+            maybeTerminate(group);
+            runnableCount = ledger.runnableCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- activation: the lock holder's side of G2 --------------------------------------------
+
+    private void applyActivations() {
+        Group group;
+        while ((group = activations.poll()) != null) {
+            reconcile(group);
+        }
+    }
+
+    /**
+     * Makes the group runnable exactly when it holds work (D1), keeping G2: before clearing it, it
+     * publishes IDLE and looks at the queues again, so that a submitter racing with it either is
+     * seen here or sees IDLE and queues an activation.
+     */
+    private void reconcile(Group group) {
+        if (group.isTerminated()) {
+            return;
+        }
+        if (group.hasWork()) {
+            group.setActivation(Group.ACTIVE);
+            setRunnable(group, true);
+            return;
+        }
+        if (!group.runnable && group.activation() == Group.IDLE) {
+            return;
+        }
+        group.setActivation(Group.IDLE);
+        VarHandle.fullFence();                           // store-load: IDLE before the second look (G2)
+        if (group.hasWork()) {
+            group.casActivation(Group.IDLE, Group.ACTIVE); // if PENDING instead, its activation comes here again
+            setRunnable(group, true);
+        } else {
+            setRunnable(group, false);
+        }
+    }
+
+    private void setRunnable(Group group, boolean runnable) {
+        if (group.runnable != runnable) {
+            ledger.setRunnable(group.client, runnable);
+            group.runnable = runnable;
+            if (runnable) {
+                version++;
+            }
+        }
+    }
+
+    // ---- groups -------------------------------------------------------------------------------
+
+    /**
+     * A new group funded by {@code tickets} of {@code currency}.
+     *
+     * @throws RejectedExecutionException if the pool is shut down
+     * @throws IllegalArgumentException   for a bad name, amount or currency (from the ledger)
+     */
+    public Group newGroup(String name, CurrencyNode currency, long tickets, int capacity, int inboxChunk) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new RejectedExecutionException("pool is shut down: no new group " + name);
+            }
+            ClientNode client = ledger.newClient(name, currency, tickets);
+            Group group;
+            try {
+                group = new Group(engine, name, client, capacity, inboxChunk);
+            } catch (RuntimeException e) {
+                ledger.remove(client);
+                throw e;
+            }
+            if (client.id() >= byClient.length) {
+                byClient = Arrays.copyOf(byClient, Math.max(client.id() + 1, byClient.length * 2));
+            }
+            byClient[client.id()] = group;
+            Group[] all = Arrays.copyOf(groups, groups.length + 1);
+            all[all.length - 1] = group;
+            groups = all;
+            return group;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A group's mask changed: idle workers must look again. */
+    void maskChanged(Group group) {
+        lock.lock();
+        try {
+            version++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Shuts one group: no more submissions; it terminates once its queued and running tasks are done. */
+    public void shutdown(Group group) {
+        group.advanceRunState(Group.SHUTDOWN);
+        group.closeGates();
+        lock.lock();
+        try {
+            maybeTerminate(group);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** After a group's queues were drained by shutdownNow: it is no longer runnable; maybe done. */
+    void stopped(Group group) {
+        lock.lock();
+        try {
+            reconcile(group);
+            maybeTerminate(group);
+            runnableCount = ledger.runnableCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Shuts every group and refuses new ones (the pool's shutdown). */
+    void closeAll() {
+        closeAllBut(null);
+    }
+
+    /**
+     * Refuses new groups and shuts every group but {@code keep} (null: every group). The pool keeps
+     * its default group open while delayed tasks may still come due after {@code shutdown()}.
+     */
+    public void closeAllBut(Group keep) {
+        lock.lock();
+        try {
+            closed = true;
+            for (Group group : groups) {
+                if (group != keep) {
+                    group.advanceRunState(Group.SHUTDOWN);
+                    group.closeGates();
+                    maybeTerminate(group);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The pool terminated: every group still live is terminated too. */
+    void poolTerminated() {
+        lock.lock();
+        try {
+            for (Group group : groups) {
+                if (!group.isTerminated()) {
+                    group.terminate();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** G3: a shut-down group with no task queued, on its way, or running terminates, and leaves the ledger (D2). */
+    private void maybeTerminate(Group group) {
+        if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.gatesDrained()
+                || group.hasWork() || ledger.slices(group.client) > 0) {
+            return;
+        }
+        if (group.runnable) {
+            ledger.setRunnable(group.client, false);
+            group.runnable = false;
+        }
+        group.terminate();
+        ledger.remove(group.client);
+        byClient[group.client.id()] = null;
+        Group[] all = groups;
+        Group[] left = new Group[all.length - 1];
+        int k = 0;
+        for (Group g : all) {
+            if (g != group) {
+                left[k++] = g;
+            }
+        }
+        groups = left;
+    }
+
+    // ---- waits and loans (ticket transfer) -----------------------------------------------------
+
+    /**
+     * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target and, if
+     * the waiting thread runs a slice of the waiter, pauses that slice, until {@link #endWait}.
+     * Returns null when there is nothing to lend (same group, or either has terminated).
+     */
+    public Wait beginWait(Group waiter, Group target, boolean pausesSlice) {
+        if (waiter == target || waiter.engine != target.engine) {
+            return null;
+        }
+        lock.lock();
+        try {
+            if (waiter.isTerminated() || target.isTerminated()) {
+                return null;
+            }
+            Ticket loan = ledger.lend(waiter.client, target.client);
+            boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
+            if (paused) {
+                ledger.pause(waiter.client);
+            }
+            return new Wait(waiter, loan, paused);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void endWait(Wait wait) {
+        lock.lock();
+        try {
+            ledger.repay(wait.loan);
+            if (wait.paused && !wait.waiter.client.isRemoved()) {
+                ledger.resume(wait.waiter.client);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A loan of tickets made by {@link #beginWait}. */
+    public record Wait(Group waiter, Ticket loan, boolean paused) {}
+
+    // ---- currencies and tickets (the public API's operations, under the lock) -------------------
+
+    /** Runs {@code operation} on the ledger under the lock. */
+    public <T> T withLedger(java.util.function.Function<ShareLedger, T> operation) {
+        lock.lock();
+        try {
+            T result = operation.apply(ledger);
+            runnableCount = ledger.runnableCount();
+            version++;
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads something from the ledger under the lock. */
+    public <T> T read(Supplier<T> reader) {
+        lock.lock();
+        try {
+            return reader.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The base currency of this pool's ledger (immutable identity). */
+    public CurrencyNode baseCurrency() {
+        return ledger.graph().base();
+    }
+}

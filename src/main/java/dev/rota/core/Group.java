@@ -1,0 +1,367 @@
+package dev.rota.core;
+
+import dev.rota.share.ClientNode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One task group inside the engine: a lane (inbox and deque) on every worker, admission into a
+ * bounded queue, the lock-free half of its activation, its CPU mask, its run state and figures. The
+ * share of CPU time it gets is decided by the {@link Dispatcher}, which owns its ledger entry.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>G1 (admission): {@code queued} counts tasks reserved or sitting in inboxes; it is raised
+ *       before an offer and lowered only after a worker has moved the tasks into a deque, so
+ *       {@code queued == 0} with every deque empty means the group holds no task.</li>
+ *   <li>G2 (activation, with {@link Dispatcher}): while the group holds a task, it is runnable in
+ *       the ledger or an activation of it is queued (or about to be, by the submitter that set
+ *       {@code PENDING}). A submitter offers, then reads the activation state; the dispatcher
+ *       writes {@code IDLE}, then re-reads the queues: both through volatile accesses, so at least
+ *       one of them sees the other (the same pairing as the park protocol W3).</li>
+ *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
+ *       the gates refuses later offers; the group terminates once it is shut down, its gates are
+ *       drained, it holds no task and no slice of it runs.</li>
+ * </ul>
+ */
+public final class Group {
+    /** Results of {@link #offer}. */
+    public static final int ACCEPTED = 0;
+    public static final int FULL = 1;
+    public static final int CLOSED = 2;
+
+    /** Queue capacity meaning "no bound". */
+    public static final int UNBOUNDED = Integer.MAX_VALUE;
+
+    static final int IDLE = 0;
+    static final int PENDING = 1;
+    static final int ACTIVE = 2;
+
+    static final int OPEN = 0;
+    static final int SHUTDOWN = 1;
+    static final int STOP = 2;
+    static final int TERMINATED = 3;
+
+    private static final VarHandle QUEUED;
+    private static final VarHandle ACTIVATION;
+    private static final VarHandle RUN_STATE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            QUEUED = lookup.findVarHandle(Group.class, "queued", long.class);
+            ACTIVATION = lookup.findVarHandle(Group.class, "activation", int.class);
+            RUN_STATE = lookup.findVarHandle(Group.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Engine engine;
+    final String name;
+    final Lane[] lanes;
+    /** This group's entry in the ledger; written once under the dispatcher's lock before publication. */
+    final ClientNode client;
+
+    // Written by submitters and workers of this group only; kept off the lines of the fields above.
+    @SuppressWarnings("unused")
+    private long p01, p02, p03, p04, p05, p06, p07;
+    private volatile long queued;
+    @SuppressWarnings("unused")
+    private long p11, p12, p13, p14, p15, p16, p17;
+    private volatile int activation = IDLE;
+    private volatile int runState = OPEN;
+    private volatile int capacity;
+    /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
+    private volatile WorkerMask mask;
+
+    // Under the dispatcher's lock; volatile so that figures can be read without it.
+    volatile boolean runnable;
+    volatile long cpuTimeNanos;
+    volatile double value;
+
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder spareCompleted = new LongAdder();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+
+    Group(Engine engine, String name, ClientNode client, int capacity, int inboxChunk) {
+        this.engine = engine;
+        this.name = name;
+        this.client = client;
+        this.capacity = checkCapacity(capacity);
+        int workers = engine.workerCount();
+        this.lanes = new Lane[workers];
+        for (int w = 0; w < workers; w++) {
+            lanes[w] = new Lane(this, w, inboxChunk);
+        }
+        this.mask = WorkerMask.all(workers);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** This group's entry in the ledger; read it under the dispatcher's lock. */
+    public ClientNode client() {
+        return client;
+    }
+
+    public Dispatcher dispatcher() {
+        return engine.dispatcher();
+    }
+
+    // ---- submission -------------------------------------------------------------------------
+
+    /**
+     * Queues {@code task}: on the caller's own lane when the caller is a worker allowed to run this
+     * group, else on the lane of an allowed worker chosen by the caller's thread id (so one outside
+     * thread keeps to one inbox). Then makes sure the group will be picked (G2) and wakes a worker.
+     *
+     * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
+     */
+    public int offer(Runnable task) {
+        if (runState != OPEN) {
+            return CLOSED;
+        }
+        long before = (long) QUEUED.getAndAdd(this, 1L);
+        if (before >= capacity) {
+            QUEUED.getAndAdd(this, -1L);
+            return FULL;
+        }
+        Lane lane = laneFor(Thread.currentThread());
+        if (!lane.inbox.offer(task)) {
+            QUEUED.getAndAdd(this, -1L);
+            return CLOSED;
+        }
+        noteWork();                                      // G2: after the offer
+        engine.signalWork(this, lane.worker);            // W3: after the offer
+        return ACCEPTED;
+    }
+
+    /** The lane a submission from {@code thread} goes to. */
+    private Lane laneFor(Thread thread) {
+        WorkerMask m = mask;
+        if (thread instanceof WorkerThread wt && wt.worker.engine == engine && m.allows(wt.worker.index)) {
+            return lanes[wt.worker.index];
+        }
+        return lanes[m.workers()[(int) (thread.threadId() % m.workers().length)]];
+    }
+
+    /**
+     * G2, the submitter's side: after its task is visible in a queue, a submitter that finds the
+     * group IDLE queues its activation, exactly one submitter per idle spell (the CAS).
+     */
+    void noteWork() {
+        if (activation == IDLE && ACTIVATION.compareAndSet(this, IDLE, PENDING)) {
+            engine.dispatcher().queueActivation(this);
+        }
+    }
+
+    /** Gives back the admission of {@code n} tasks moved out of an inbox (G1: after the move). */
+    void tasksTaken(int n) {
+        QUEUED.getAndAdd(this, (long) -n);
+    }
+
+    /** Counts a submission refused because the queue was full or the group shut down. */
+    public void countRejected() {
+        rejected.increment();
+    }
+
+    // ---- activation (the dispatcher's side of G2; under its lock) ----------------------------
+
+    int activation() {
+        return activation;
+    }
+
+    void setActivation(int state) {
+        ACTIVATION.setVolatile(this, state);
+    }
+
+    boolean casActivation(int expected, int state) {
+        return ACTIVATION.compareAndSet(this, expected, state);
+    }
+
+    /** True when some task of this group waits in a queue or is on its way into one (volatile reads). */
+    boolean hasWork() {
+        if ((long) QUEUED.getVolatile(this) > 0) {
+            return true;
+        }
+        for (Lane lane : lanes) {
+            if (!lane.deque.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- CPU mask -------------------------------------------------------------------------------
+
+    /** True when worker {@code w} may run this group's tasks. */
+    public boolean allows(int w) {
+        return mask.allows(w);
+    }
+
+    /**
+     * Restricts the group to the given workers. Tasks already queued on other workers' lanes are
+     * stolen by allowed workers, so none is stranded.
+     */
+    public void restrictTo(WorkerMask newMask) {
+        if (newMask.allows().length != lanes.length) {
+            throw new IllegalArgumentException("mask for " + newMask.allows().length + " workers, pool has " + lanes.length);
+        }
+        mask = newMask;
+        engine.dispatcher().maskChanged(this);
+    }
+
+    public WorkerMask mask() {
+        return mask;
+    }
+
+    // ---- capacity -------------------------------------------------------------------------------
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Changes the bound on queued tasks; tasks already queued above a lowered bound stay queued. */
+    public void setCapacity(int capacity) {
+        this.capacity = checkCapacity(capacity);
+    }
+
+    private static int checkCapacity(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("queue capacity must be >= 1: " + capacity);
+        }
+        return capacity;
+    }
+
+    // ---- run state ----------------------------------------------------------------------------
+
+    /** Moves the run state up to {@code target}; true when this call made the move. */
+    boolean advanceRunState(int target) {
+        int s;
+        do {
+            s = runState;
+            if (s >= target) {
+                return false;
+            }
+        } while (!RUN_STATE.compareAndSet(this, s, target));
+        return true;
+    }
+
+    int runState() {
+        return runState;
+    }
+
+    public boolean isShutdown() {
+        return runState >= SHUTDOWN;
+    }
+
+    public boolean isTerminated() {
+        return runState == TERMINATED;
+    }
+
+    /** Refuses later submissions (G3); each lane's gate, then the fast check in offer. */
+    void closeGates() {
+        for (Lane lane : lanes) {
+            lane.inbox.gate().close();
+        }
+    }
+
+    boolean gatesDrained() {
+        for (Lane lane : lanes) {
+            if (!lane.inbox.gate().isDrained()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Marks the group terminated; under the dispatcher's lock, once. */
+    void terminate() {
+        RUN_STATE.setVolatile(this, TERMINATED);
+        terminated.countDown();
+    }
+
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /**
+     * Moves every task that no worker has taken into {@code sink}, each exactly once (E3 for one
+     * group): with the gates closed and drained, takes each inbox's consumer token for good (skipping
+     * one another stopper took), drains it, then steals every deque empty.
+     */
+    void drainTo(List<Runnable> sink) {
+        for (Lane lane : lanes) {
+            while (!lane.inbox.gate().isDrained()) {
+                Thread.onSpinWait();                     // producers leave the gate in a few instructions
+            }
+        }
+        for (Lane lane : lanes) {
+            if (lane.inbox.stopConsumer()) {
+                Runnable task;
+                int n = 0;
+                while ((task = lane.inbox.poll()) != null) {
+                    sink.add(task);
+                    n++;
+                }
+                tasksTaken(n);
+            }
+        }
+        for (Lane lane : lanes) {
+            while (!lane.deque.isEmpty()) {
+                Runnable task = lane.deque.steal();
+                if (task != null) {
+                    sink.add(task);
+                }
+            }
+        }
+    }
+
+    // ---- figures ------------------------------------------------------------------------------
+
+    public long cpuTimeNanos() {
+        return cpuTimeNanos;
+    }
+
+    public long completedTasks() {
+        long sum = spareCompleted.sum();
+        for (Lane lane : lanes) {
+            sum += lane.completed();
+        }
+        return sum;
+    }
+
+    void countSpareCompleted() {
+        spareCompleted.increment();
+    }
+
+    /** Tasks accepted and not yet started (an estimate while tasks move). */
+    public long queuedTasks() {
+        long sum = Math.max(0, (long) QUEUED.getVolatile(this));
+        for (Lane lane : lanes) {
+            sum += lane.deque.size();
+        }
+        return sum;
+    }
+
+    public long rejectedTasks() {
+        return rejected.sum();
+    }
+
+    /** The group's current value in base units: what its tickets are worth while it competes. */
+    public double value() {
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return "group " + name;
+    }
+}

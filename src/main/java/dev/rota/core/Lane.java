@@ -1,0 +1,57 @@
+package dev.rota.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One group's queues on one worker: an {@link Inbox} for submissions from other threads and a
+ * {@link TaskDeque} for the tasks this worker moved out of an inbox or forked while running the
+ * group. Every task in a lane belongs to the lane's group, so whoever runs it knows whom to charge.
+ *
+ * <p>The owning worker pushes and pops the deque and usually drains the inbox; other workers running
+ * a slice of the same group steal from both (W1 and I1 hold per lane, as they did per worker).
+ */
+final class Lane {
+    private static final VarHandle COMPLETED;
+
+    static {
+        try {
+            COMPLETED = MethodHandles.lookup().findVarHandle(Lane.class, "completed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Group group;
+    /** Index of the worker that owns the deque. */
+    final int worker;
+    final Inbox inbox;
+    final TaskDeque deque = new TaskDeque();
+    /** Tasks of this group run by the owning worker; written by it only (opaque), read by anyone. */
+    private long completed;
+
+    Lane(Group group, int worker, int inboxChunk) {
+        this.group = group;
+        this.worker = worker;
+        this.inbox = new Inbox(inboxChunk);
+    }
+
+    /** Owner only: one more task of this group has run on this worker. */
+    void countCompleted() {
+        COMPLETED.setOpaque(this, completed + 1);
+    }
+
+    long completed() {
+        return (long) COMPLETED.getOpaque(this);
+    }
+
+    /** True when either queue holds a task (volatile reads only). */
+    boolean hasWork() {
+        return !deque.isEmpty() || inbox.hasWork();
+    }
+
+    /** An estimate of the tasks waiting in this lane. */
+    int size() {
+        return inbox.size() + deque.size();
+    }
+}

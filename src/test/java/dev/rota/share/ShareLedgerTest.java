@@ -1,0 +1,134 @@
+package dev.rota.share;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The ledger's rules of activity and value, on a stride scheduler, without threads or clocks. */
+class ShareLedgerTest {
+    private static final long QUANTUM = 1_000_000;
+
+    private final CurrencyGraph graph = new CurrencyGraph();
+    private final StrideScheduler stride = new StrideScheduler();
+    private final ShareLedger ledger = new ShareLedger(graph, stride);
+    private final SplittableRandom random = new SplittableRandom(1);
+
+    @Test
+    void onlyRunnableGroupsArePickedAndActivityFollowsQueuedOrRunningWork() {
+        CurrencyNode x = ledger.newCurrency("X", graph.base(), 100);
+        ClientNode a = ledger.newClient("a", x, 100);
+        ClientNode b = ledger.newClient("b", x, 100);
+        assertEquals(ShareScheduler.NONE, ledger.pick(id -> true, random));
+
+        ledger.setRunnable(a, true);
+        ledger.setRunnable(b, true);
+        assertEquals(2, ledger.runnableCount());
+        assertEquals(50, a.value(), 1e-9);
+
+        // a's last queued task starts: a is no longer runnable but its running slice keeps it active
+        ledger.sliceStarted(a);
+        ledger.setRunnable(a, false);
+        assertTrue(a.isActive());
+        assertEquals(50, b.value(), 1e-9, "b still shares X with a's running work");
+        assertEquals(0, ledger.scheduledValue(a));
+        assertEquals(b.id(), ledger.pick(id -> true, random));
+
+        // the slice ends: a has no queued or running work and goes inactive; b gets X whole
+        ledger.sliceEnded(a, QUANTUM / 2, QUANTUM);
+        assertFalse(a.isActive());
+        assertEquals(100, b.value(), 1e-9);
+        assertThrows(IllegalStateException.class, () -> ledger.sliceEnded(a, 1, QUANTUM));
+    }
+
+    @Test
+    void aPausedSliceLendsItsGroupsTicketsAndNoLongerKeepsItActive() {
+        ClientNode client = ledger.newClient("client", graph.base(), 300);
+        ClientNode server = ledger.newClient("server", graph.base(), 10);
+        ClientNode other = ledger.newClient("other", graph.base(), 100);
+        ledger.setRunnable(server, true);
+        ledger.setRunnable(other, true);
+        ledger.sliceStarted(client);                     // the client's task runs, then waits on the server
+        assertTrue(client.isActive());
+
+        ledger.pause(client);
+        Ticket loan = ledger.lend(client, server);
+        assertFalse(client.isActive());
+        assertEquals(310, server.value(), 1e-9);
+        assertEquals(310, ledger.scheduledValue(server), 1e-9);
+
+        ledger.repay(loan);
+        ledger.resume(client);
+        assertTrue(client.isActive());
+        assertEquals(10, server.value(), 1e-9);
+        assertThrows(IllegalStateException.class, () -> ledger.resume(client));
+        ledger.sliceEnded(client, QUANTUM, QUANTUM);
+        assertThrows(IllegalStateException.class, () -> ledger.pause(client));
+    }
+
+    /** A runnable group whose tickets are worth nothing still runs, but only when nobody funded has work. */
+    @Test
+    void anUnfundedRunnableGroupCompetesWithTheFloorValue() {
+        CurrencyNode poor = ledger.newCurrency("poor", graph.base(), 5);
+        Ticket backing = poor.backing().getFirst();
+        ClientNode starving = ledger.newClient("starving", poor, 1);
+        ClientNode rich = ledger.newClient("rich", graph.base(), 1);
+        ledger.unfund(backing);
+        ledger.setRunnable(starving, true);
+        assertEquals(ShareLedger.FLOOR_VALUE, ledger.scheduledValue(starving));
+        assertEquals(starving.id(), ledger.pick(id -> true, random));
+
+        ledger.setRunnable(rich, true);
+        for (int i = 0; i < 1_000; i++) {
+            int picked = ledger.pick(id -> true, random);
+            assertEquals(rich.id(), picked, "pick " + i);
+            ledger.sliceStarted(rich);
+            ledger.sliceEnded(rich, QUANTUM, QUANTUM);
+        }
+    }
+
+    @Test
+    void chargesShareCpuTimeByValueAcrossCurrencies() {
+        CurrencyNode a = ledger.newCurrency("A", graph.base(), 100);
+        CurrencyNode b = ledger.newCurrency("B", graph.base(), 100);
+        ClientNode a1 = ledger.newClient("a1", a, 1);
+        ClientNode b1 = ledger.newClient("b1", b, 1);
+        ClientNode b2 = ledger.newClient("b2", b, 3);
+        for (ClientNode c : new ClientNode[] {a1, b1, b2}) {
+            ledger.setRunnable(c, true);
+        }
+        long[] used = new long[3];
+        for (int step = 0; step < 80_000; step++) {
+            int id = ledger.pick(x -> true, random);
+            ClientNode picked = id == a1.id() ? a1 : id == b1.id() ? b1 : b2;
+            long slice = 1 + random.nextLong(QUANTUM);
+            ledger.sliceStarted(picked);
+            ledger.sliceEnded(picked, slice, QUANTUM);
+            used[id] += slice;
+        }
+        double total = used[0] + used[1] + used[2];
+        assertEquals(0.5, used[a1.id()] / total, 3.0 * QUANTUM / total);
+        assertEquals(0.125, used[b1.id()] / total, 3.0 * QUANTUM / total);
+        assertEquals(0.375, used[b2.id()] / total, 3.0 * QUANTUM / total);
+    }
+
+    @Test
+    void removingAGroupFreesItsIdAndForgetsItsLoans() {
+        ClientNode lender = ledger.newClient("lender", graph.base(), 7);
+        ClientNode borrower = ledger.newClient("borrower", graph.base(), 1);
+        ledger.setRunnable(borrower, true);
+        Ticket loan = ledger.lend(lender, borrower);
+        assertEquals(8, borrower.value(), 1e-9);
+        ledger.remove(borrower);
+        ledger.repay(loan);                              // the borrower's removal detached it already
+        assertEquals(0, graph.base().activeAmount());
+        ClientNode next = ledger.newClient("next", graph.base(), 2);
+        assertEquals(borrower.id(), next.id());
+        assertEquals(0, ledger.slices(next));
+        assertFalse(ledger.isRunnable(next));
+        assertThrows(IllegalArgumentException.class, () -> ledger.setRunnable(borrower, true));
+    }
+}

@@ -11,7 +11,11 @@ package dev.rota;
  * @param completedTasks tasks of the group that ran to completion or to an exception
  * @param queuedTasks    tasks accepted and not yet started
  * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down
+ * @param slices         slices charged: how many times the policy chose this group for a worker
+ *                       (a task run by a spare thread counts as one slice)
+ * @param longestSliceNanos the longest slice charged: a figure well above the pool's quantum means
+ *                       tasks that run for long without returning to the pool
  */
 public record GroupStats(String name, long tickets, double value, long cpuTimeNanos, long completedTasks,
-                         long queuedTasks, long rejectedTasks) {
+                         long queuedTasks, long rejectedTasks, long slices, long longestSliceNanos) {
 }

@@ -428,6 +428,16 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return sum;
     }
 
+    /**
+     * Figures of every live group and every worker. The groups' tickets, values and charged CPU
+     * times are read at one instant, so their ratios are exact; the other counts are each exact for
+     * their own group or worker.
+     */
+    public PoolSnapshot snapshot() {
+        List<GroupStats> groupStats = dispatcher().read(() -> groups().stream().map(TaskGroup::stats).toList());
+        return new PoolSnapshot(System.nanoTime(), groupStats, workerStats());
+    }
+
     /** An estimate of the tasks accepted and not yet started. */
     public long queuedTasks() {
         long sum = 0;

@@ -300,11 +300,11 @@ public final class TaskGroup extends AbstractExecutorService {
         return new SubmitOnly(this);
     }
 
+    /** This group's figures; its tickets, value and charged time are read at one instant. */
     public GroupStats stats() {
-        long tickets = tickets();
-        double value = value();
-        return new GroupStats(name(), tickets, value, core.cpuTimeNanos(), core.completedTasks(), core.queuedTasks(),
-                core.rejectedTasks());
+        return dispatcher().read(() -> new GroupStats(name(), tickets(), value(), core.cpuTimeNanos(),
+                core.completedTasks(), core.queuedTasks(), core.rejectedTasks(), core.slices(),
+                core.longestSliceNanos()));
     }
 
     @Override

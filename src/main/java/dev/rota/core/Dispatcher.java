@@ -52,6 +52,27 @@ public final class Dispatcher {
     private volatile long version;
     /** Set by the pool's shutdown: no group may be created any more. */
     private boolean closed;
+    /** Sees every slice charged, under the lock; null when nobody watches. */
+    private volatile SliceObserver observer;
+
+    /** Receives every slice charged, under the dispatcher's lock: keep it short and never block in it. */
+    @FunctionalInterface
+    public interface SliceObserver {
+        void charged(Group group, long usedNanos);
+    }
+
+    /** Installs (or, with null, removes) the observer of charged slices. */
+    public void observeSlices(SliceObserver sliceObserver) {
+        this.observer = sliceObserver;
+    }
+
+    private void charged(Group group, long usedNanos) {
+        group.chargeFigures(usedNanos);
+        SliceObserver o = observer;
+        if (o != null) {
+            o.charged(group, usedNanos);
+        }
+    }
 
     Dispatcher(Engine engine, ShareScheduler scheduler, long quantumNanos) {
         if (quantumNanos <= 0) {
@@ -107,7 +128,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             if (ending != null) {
-                ending.cpuTimeNanos += usedNanos;
+                charged(ending, usedNanos);
                 ledger.sliceEnded(ending.client, usedNanos, quantumNanos);
                 reconcile(ending);
                 maybeTerminate(ending);
@@ -154,7 +175,7 @@ public final class Dispatcher {
             if (group.isTerminated()) {
                 return;
             }
-            group.cpuTimeNanos += usedNanos;
+            charged(group, usedNanos);
             ledger.charge(group.client, usedNanos, quantumNanos);
             reconcile(group);
             maybeTerminate(group);

@@ -83,7 +83,8 @@ public final class Group {
     // Under the dispatcher's lock; volatile so that figures can be read without it.
     volatile boolean runnable;
     volatile long cpuTimeNanos;
-    volatile double value;
+    volatile long slices;
+    volatile long longestSliceNanos;
 
     private final LongAdder rejected = new LongAdder();
     private final LongAdder spareCompleted = new LongAdder();
@@ -355,9 +356,28 @@ public final class Group {
         return rejected.sum();
     }
 
-    /** The group's current value in base units: what its tickets are worth while it competes. */
-    public double value() {
-        return value;
+    /** Slices charged so far (a spare's task counts as one): how often the policy chose this group. */
+    public long slices() {
+        return slices;
+    }
+
+    /** The longest slice charged so far. */
+    public long longestSliceNanos() {
+        return longestSliceNanos;
+    }
+
+    /** Under the dispatcher's lock: charges one slice's time to the figures. */
+    void chargeFigures(long usedNanos) {
+        cpuTimeNanos += usedNanos;
+        slices++;
+        if (usedNanos > longestSliceNanos) {
+            longestSliceNanos = usedNanos;
+        }
+    }
+
+    /** Tasks of this group run by worker {@code w} (spares not included). */
+    public long completedOn(int w) {
+        return lanes[w].completed();
     }
 
     @Override

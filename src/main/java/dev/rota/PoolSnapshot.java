@@ -1,0 +1,24 @@
+package dev.rota;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Figures of a {@link RotaPool} at one moment: every live group and every worker.
+ *
+ * @param nanoTime {@link System#nanoTime()} when it was taken, to turn two snapshots into rates
+ * @param groups   the live groups, the default group first
+ * @param workers  the workers, in worker order
+ */
+public record PoolSnapshot(long nanoTime, List<GroupStats> groups, List<WorkerStats> workers) {
+
+    public PoolSnapshot {
+        groups = List.copyOf(groups);
+        workers = List.copyOf(workers);
+    }
+
+    /** The figures of the group named {@code name}, if it was live. */
+    public Optional<GroupStats> group(String name) {
+        return groups.stream().filter(g -> g.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,221 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The lottery paper's experiments (Waldspurger and Weihl, OSDI 1994, section 5) on the live pool,
+ * for both policies: groups kept backlogged by self-renewing busy tasks, their shares measured in
+ * CPU time charged, and every share checked against the bound the policy's theory gives for the
+ * window measured (see {@link ShareWindow}). Nothing here asserts speed; waits are sleeps that set
+ * the length of a window, and the bounds are computed from what the window itself recorded.
+ */
+class ShareExperimentsTest {
+    private static final int WORKERS = 2;
+    private static final Duration QUANTUM = Duration.ofNanos(500_000);
+    /** Length of one busy task: short against the quantum, so slices are nearly whole quanta. */
+    private static final long TASK_NANOS = 20_000;
+    private static final int IN_FLIGHT = 4;
+
+    private static RotaPool pool(SharePolicy policy) {
+        return RotaPool.builder().workers(WORKERS).policy(policy).quantum(QUANTUM).randomSeed(20261122).build();
+    }
+
+    static Stream<Arguments> ratios() {
+        List<Arguments> cases = new ArrayList<>();
+        for (SharePolicy policy : SharePolicy.values()) {
+            for (int ratio = 1; ratio <= 10; ratio++) {
+                cases.add(Arguments.of(policy, ratio));
+            }
+        }
+        return cases.stream();
+    }
+
+    /** Relative rates: two groups at ratio:1 get CPU time at ratio:1 (the paper's figure 4). */
+    @ParameterizedTest(name = "{0} {1}:1")
+    @MethodSource("ratios")
+    void relativeRatesFollowTicketRatios(SharePolicy policy, int ratio) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            TaskGroup a = pool.group("a", ratio);
+            TaskGroup b = pool.group("b", 1);
+            List<Backlog> load = List.of(Backlog.start(a, IN_FLIGHT, TASK_NANOS), Backlog.start(b, IN_FLIGHT, TASK_NANOS));
+            Thread.sleep(150);
+            ShareWindow window = ShareWindow.measure(pool, List.of("a", "b"), 700);
+            load.forEach(Backlog::stop);
+            double p = ratio / (ratio + 1.0);
+            window.assertShares(policy, Map.of("a", p, "b", 1 - p), ratio + ":1");
+        }
+    }
+
+    /** Fairness over time: a 2:1 pair keeps 2:1 in every window, not only on average (figure 5). */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void sharesHoldInEveryWindow(SharePolicy policy) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            TaskGroup a = pool.group("a", 2);
+            TaskGroup b = pool.group("b", 1);
+            List<Backlog> load = List.of(Backlog.start(a, IN_FLIGHT, TASK_NANOS), Backlog.start(b, IN_FLIGHT, TASK_NANOS));
+            Thread.sleep(150);
+            for (int window = 0; window < 8; window++) {
+                ShareWindow.measure(pool, List.of("a", "b"), 250)
+                        .assertShares(policy, Map.of("a", 2 / 3.0, "b", 1 / 3.0), "window " + window);
+            }
+            load.forEach(Backlog::stop);
+        }
+    }
+
+    /**
+     * Load insulation (figure 9): currencies A and B funded equally; A's groups hold 100.A and 200.A,
+     * B's 100.B and 200.B. A third B group of 300.B that starts halfway dilutes B's groups only:
+     * A:B stays 1:1.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void inflationInOneCurrencyLeavesTheOtherAlone(SharePolicy policy) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            Currency currencyA = pool.baseCurrency().newCurrency("A", 100);
+            Currency currencyB = pool.baseCurrency().newCurrency("B", 100);
+            List<Backlog> load = new ArrayList<>();
+            for (TaskGroup group : List.of(currencyA.newGroup("a100", 100), currencyA.newGroup("a200", 200),
+                    currencyB.newGroup("b100", 100), currencyB.newGroup("b200", 200))) {
+                load.add(Backlog.start(group, IN_FLIGHT, TASK_NANOS));
+            }
+            Thread.sleep(150);
+            List<String> four = List.of("a100", "a200", "b100", "b200");
+            ShareWindow.measure(pool, four, 800).assertShares(policy,
+                    Map.of("a100", 1 / 6.0, "a200", 2 / 6.0, "b100", 1 / 6.0, "b200", 2 / 6.0), "before 300.B");
+
+            load.add(Backlog.start(currencyB.newGroup("b300", 300), IN_FLIGHT, TASK_NANOS));
+            Thread.sleep(50);
+            List<String> five = List.of("a100", "a200", "b100", "b200", "b300");
+            ShareWindow after = ShareWindow.measure(pool, five, 800);
+            load.forEach(Backlog::stop);
+            after.assertShares(policy, Map.of("a100", 1 / 6.0, "a200", 2 / 6.0, "b100", 1 / 12.0, "b200", 2 / 12.0,
+                    "b300", 3 / 12.0), "after 300.B");
+        }
+    }
+
+    /** Dynamic inflation: a group's new tickets change its rate at once (within the slices under way). */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aChangeOfTicketsChangesTheRateAtOnce(SharePolicy policy) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            TaskGroup a = pool.group("a", 1);
+            TaskGroup b = pool.group("b", 1);
+            List<Backlog> load = List.of(Backlog.start(a, IN_FLIGHT, TASK_NANOS), Backlog.start(b, IN_FLIGHT, TASK_NANOS));
+            Thread.sleep(150);
+            ShareWindow.measure(pool, List.of("a", "b"), 500)
+                    .assertShares(policy, Map.of("a", 0.5, "b", 0.5), "at 1:1");
+            a.setTickets(4);
+            ShareWindow after = ShareWindow.measure(pool, List.of("a", "b"), 500);
+            load.forEach(Backlog::stop);
+            assertEquals(4, a.tickets());
+            after.assertShares(policy, Map.of("a", 0.8, "b", 0.2), "right after 1:1 became 4:1");
+        }
+    }
+
+    /**
+     * Ticket transfer (the paper's client-server experiment): a client group's task that waits on a
+     * server group's futures lends the server its tickets, so the server runs at the client's rate
+     * (10 + 300 against 100) where it would otherwise get 10 against 100.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aWaitingClientLendsItsTicketsToTheServer(SharePolicy policy) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            TaskGroup server = pool.group("server", 10);
+            TaskGroup other = pool.group("other", 100);
+            TaskGroup client = pool.group("client", 300);
+            server.setQueueCapacity(100_000);
+            Backlog competitor = Backlog.start(other, IN_FLIGHT, TASK_NANOS);
+            AtomicBoolean waiting = new AtomicBoolean();
+            Future<Integer> done = client.submit(() -> {
+                List<Future<?>> requests = new ArrayList<>();
+                for (int i = 0; i < 60_000; i++) {
+                    requests.add(server.submit(() -> Backlog.spin(TASK_NANOS)));
+                }
+                waiting.set(true);
+                for (Future<?> request : requests) {
+                    request.get();                       // lends client's tickets to server while it waits
+                }
+                return requests.size();
+            });
+            while (!waiting.get()) {
+                Thread.sleep(1);
+            }
+            Thread.sleep(100);
+            ShareWindow window = ShareWindow.measure(pool, List.of("server", "other"), 300);
+            assertTrue(server.stats().queuedTasks() > 0, "the window must end while the client still waits");
+            double p = 310 / 410.0;
+            window.assertShares(policy, Map.of("server", p, "other", 1 - p), "client waiting on server");
+            competitor.stop();
+            assertEquals(60_000, done.get(60, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * Global fairness: a group whose tasks all arrive on one worker's lane (one outside thread
+     * submits them all) still gets its share of every worker, which take its tasks from that lane.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aGroupFedOnOneWorkerGetsItsShareOfEveryWorker(SharePolicy policy) throws Exception {
+        try (RotaPool pool = pool(policy)) {
+            TaskGroup fed = pool.group("fed", 3);
+            TaskGroup b = pool.group("b", 1);
+            fed.setQueueCapacity(200_000);
+            Backlog load = Backlog.start(b, IN_FLIGHT, TASK_NANOS);
+            for (int i = 0; i < 150_000; i++) {          // 3 s of work: the group never runs dry in the window
+                fed.execute(() -> Backlog.spin(TASK_NANOS));
+            }
+            Thread.sleep(100);
+            ShareWindow window = ShareWindow.measure(pool, List.of("fed", "b"), 700);
+            load.stop();
+            fed.shutdownNow();
+            assertTrue(fed.awaitTermination(30, TimeUnit.SECONDS));
+            window.assertShares(policy, Map.of("fed", 0.75, "b", 0.25), "fed on one lane");
+            for (int w = 0; w < WORKERS; w++) {
+                assertTrue(fed.core.completedOn(w) > 0, "worker " + w + " ran none of the group's tasks");
+            }
+        }
+    }
+
+    /**
+     * A core mask: a group restricted to one CPU runs only there, and gets its share (1/4 of the
+     * pool, which that CPU can hold) against an unrestricted group.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aRestrictedGroupRunsOnlyOnItsCpusAndGetsItsShare(SharePolicy policy) throws Exception {
+        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
+        assumeTrue(cpus.size() >= 2, "needs two CPUs");
+        try (RotaPool pool = RotaPool.builder().cpus(cpus.get(0).id(), cpus.get(1).id()).policy(policy)
+                .quantum(QUANTUM).randomSeed(7).build()) {
+            TaskGroup masked = pool.group("masked", 1);
+            masked.restrictToCpus(cpus.get(0).id());
+            assertEquals(cpus.get(0).id(), masked.cpus()[0]);
+            TaskGroup free = pool.group("free", 3);
+            List<Backlog> load = List.of(Backlog.start(masked, IN_FLIGHT, TASK_NANOS),
+                    Backlog.start(free, IN_FLIGHT, TASK_NANOS));
+            Thread.sleep(150);
+            ShareWindow window = ShareWindow.measure(pool, List.of("masked", "free"), 700);
+            load.forEach(Backlog::stop);
+            window.assertShares(policy, Map.of("masked", 0.25, "free", 0.75), "masked to one CPU");
+            assertEquals(0, masked.core.completedOn(1), "the restricted group ran on the other worker");
+        }
+    }
+}

@@ -41,8 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       all: a few milliseconds per computation on one core. Per-task costs (fork, steal, join)
  *       matter, but do not dominate.
  *   <li>{@link #arraySum}: the sum of a {@code long[]} of {@code size} elements (4 Mi, 32 MiB by
- *       default), halved down to {@code sumThreshold} elements (4096: 1024 leaves). Memory bound: the
- *       leaves stream the array, and the per-task costs are small beside them.
+ *       default), halved down to {@code sumThreshold} elements (4096: 2,047 tasks, 1,024 of them
+ *       leaves). The leaves stream the array with one addition per element, so memory (or cache,
+ *       where 32 MiB fits in it) sets their pace, and the per-task costs are small beside them.
  * </ul>
  * One operation is one whole computation, submitted from the benchmark thread (outside the pool) and
  * awaited there: the score is computations per second. The pool is built once per trial. Rota's

@@ -4,6 +4,8 @@ import dev.rota.RotaPool;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +19,10 @@ public final class Pools {
     public static final String ROTA_UNPINNED = "rota-unpinned";
     public static final String FORK_JOIN = "forkjoin";
     public static final String THREAD_POOL = "threadpool";
+    /** {@code ScheduledThreadPoolExecutor} as constructed: a cancelled task stays queued until its delay ends. */
+    public static final String SCHEDULED = "stpe";
+    /** {@code ScheduledThreadPoolExecutor} with {@code setRemoveOnCancelPolicy(true)}: cancel removes at once. */
+    public static final String SCHEDULED_REMOVE_ON_CANCEL = "stpe-remove";
 
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 30;
 
@@ -25,7 +31,9 @@ public final class Pools {
     /**
      * {@code rota}: {@code RotaPool.builder().workers(n)} (pinned workers); {@code rota-unpinned}:
      * the same with {@code pinning(false)}; {@code forkjoin}: {@code new ForkJoinPool(n)} (default,
-     * LIFO-local mode); {@code threadpool}: {@code Executors.newFixedThreadPool(n)}.
+     * LIFO-local mode); {@code threadpool}: {@code Executors.newFixedThreadPool(n)}; {@code stpe}:
+     * {@code new ScheduledThreadPoolExecutor(n)}; {@code stpe-remove}: the same with
+     * {@code setRemoveOnCancelPolicy(true)}.
      */
     public static ExecutorService create(String kind, int workers) {
         if (workers < 1) {
@@ -36,10 +44,29 @@ public final class Pools {
             case ROTA_UNPINNED -> RotaPool.builder().workers(workers).pinning(false).build();
             case FORK_JOIN -> new ForkJoinPool(workers);
             case THREAD_POOL -> Executors.newFixedThreadPool(workers);
+            case SCHEDULED -> new ScheduledThreadPoolExecutor(workers);
+            case SCHEDULED_REMOVE_ON_CANCEL -> {
+                ScheduledThreadPoolExecutor removing = new ScheduledThreadPoolExecutor(workers);
+                removing.setRemoveOnCancelPolicy(true);
+                yield removing;
+            }
             default -> throw new IllegalArgumentException(
-                    "unknown pool: " + kind + " (expected " + ROTA + ", " + ROTA_UNPINNED + ", " + FORK_JOIN + " or "
-                            + THREAD_POOL + ")");
+                    "unknown pool: " + kind + " (expected " + ROTA + ", " + ROTA_UNPINNED + ", " + FORK_JOIN + ", "
+                            + THREAD_POOL + ", " + SCHEDULED + " or " + SCHEDULED_REMOVE_ON_CANCEL + ")");
         };
+    }
+
+    /**
+     * {@link #create} for the kinds that are also a {@link ScheduledExecutorService}: every kind but
+     * {@code threadpool} (JDK 25's {@code ForkJoinPool} is one).
+     */
+    public static ScheduledExecutorService createScheduled(String kind, int workers) {
+        ExecutorService pool = create(kind, workers);
+        if (pool instanceof ScheduledExecutorService scheduled) {
+            return scheduled;
+        }
+        pool.shutdownNow();
+        throw new IllegalArgumentException("pool " + kind + " does not schedule delayed tasks: " + pool);
     }
 
     /** Shuts {@code pool} down and waits for it, so that no worker outlives the trial that made it. */

@@ -411,6 +411,7 @@ public final class Dispatcher {
     public <T> T withLedger(java.util.function.Function<ShareLedger, T> operation) {
         lock.lock();
         try {
+            applyActivations();
             T result = operation.apply(ledger);
             runnableCount = ledger.runnableCount();
             version++;
@@ -420,10 +421,12 @@ public final class Dispatcher {
         }
     }
 
-    /** Reads something from the ledger under the lock. */
+    /** Reads something from the ledger under the lock, queued activations applied first. */
     public <T> T read(Supplier<T> reader) {
         lock.lock();
         try {
+            applyActivations();
+            runnableCount = ledger.runnableCount();
             return reader.get();
         } finally {
             lock.unlock();

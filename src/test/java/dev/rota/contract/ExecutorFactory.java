@@ -1,6 +1,7 @@
 package dev.rota.contract;
 
 import dev.rota.RotaPool;
+import dev.rota.TaskGroup;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -45,7 +46,29 @@ public record ExecutorFactory(String name, QueuedTaskFate queuedTaskFate,
 
     /** The pools every contract test runs against: RotaPool first, then the two JDK references. */
     public static List<ExecutorFactory> all() {
-        return List.of(rotaPool(), forkJoinPool(), fixedThreadPool());
+        return List.of(rotaPool(), taskGroup(), forkJoinPool(), fixedThreadPool());
+    }
+
+    /**
+     * A named group of a two-worker RotaPool, held to the same contract: a TaskGroup is an
+     * ExecutorService whose life cycle is its own. Its pool is closed once the group terminates.
+     */
+    public static ExecutorFactory taskGroup() {
+        return new ExecutorFactory("TaskGroup of RotaPool(2)", QueuedTaskFate.RETURNED, handler -> {
+            RotaPool pool = RotaPool.builder().workers(WORKERS).uncaughtExceptionHandler(handler).build();
+            TaskGroup group = pool.group("tier", 100);
+            Thread.ofPlatform().daemon().name("close-after-tier").start(() -> {
+                try {
+                    while (!group.awaitTermination(1, TimeUnit.HOURS)) {
+                        // a test left its group running for an hour: keep waiting
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+                pool.close();
+            });
+            return group;
+        });
     }
 
     public static ExecutorFactory forkJoinPool() {

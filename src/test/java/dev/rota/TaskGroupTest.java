@@ -1,0 +1,341 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.contract.Liveness;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Task groups and currencies as a user sees them: validation, life cycle, overload, views, figures. */
+class TaskGroupTest {
+    private final RotaPool pool = RotaPool.builder().workers(2).build();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void close() throws InterruptedException {
+        release.countDown();
+        pool.shutdownNow();
+        Liveness.awaitTermination(pool);
+    }
+
+    private static String rejectionOf(Runnable action) {
+        return assertThrows(IllegalArgumentException.class, action::run).getMessage();
+    }
+
+    /** Occupies both workers with tasks of a group of their own that wait for {@link #release}. */
+    private void occupyEveryWorker() throws InterruptedException {
+        TaskGroup blockers = pool.group("blockers", 1);
+        CountDownLatch started = new CountDownLatch(pool.workers());
+        for (int i = 0; i < pool.workers(); i++) {
+            blockers.execute(() -> {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        Liveness.await(started, "both workers occupied");
+    }
+
+    @Test
+    void badTicketsAndNamesAreRejectedNamingTheValue() {
+        assertTrue(rejectionOf(() -> pool.group("zero", 0)).contains("0"));
+        assertTrue(rejectionOf(() -> pool.group("negative", -5)).contains("-5"));
+        assertTrue(rejectionOf(() -> pool.group(" ", 1)).contains("blank"));
+        pool.group("gold", 300);
+        assertTrue(rejectionOf(() -> pool.group("gold", 1)).contains("gold"));
+        pool.group("huge", Long.MAX_VALUE - 1_000);
+        String overflow = rejectionOf(() -> pool.group("more", 5_000));
+        assertTrue(overflow.contains("5000") && overflow.contains("overflow"), overflow);
+        TaskGroup gold = pool.groups().get(1);
+        assertTrue(rejectionOf(() -> gold.setTickets(-1)).contains("-1"));
+        assertThrows(NullPointerException.class, () -> pool.group(null, 1));
+    }
+
+    @Test
+    void aFundingCycleIsRejectedNamingTheCycle() {
+        Currency a = pool.baseCurrency().newCurrency("A", 10);
+        Currency b = a.newCurrency("B", 10);
+        Currency c = b.newCurrency("C", 10);
+        String message = rejectionOf(() -> a.fundFrom(c, 5));
+        assertTrue(message.contains("A -> B -> C -> A"), message);
+        assertTrue(rejectionOf(() -> pool.baseCurrency().fundFrom(a, 1)).contains("base"));
+        try (RotaPool other = RotaPool.builder().workers(1).build()) {
+            assertTrue(rejectionOf(() -> a.fundFrom(other.baseCurrency(), 1)).contains("another pool"));
+        }
+        Funding extra = c.fundFrom(a, 5);
+        assertEquals(5, extra.tickets());
+        extra.setTickets(7);
+        assertEquals(7, extra.tickets());
+        extra.withdraw();
+        assertThrows(IllegalArgumentException.class, extra::withdraw);
+    }
+
+    @Test
+    void ticketsValuesAndCurrencyFiguresFollowActivity() throws Exception {
+        occupyEveryWorker();
+        Currency tenants = pool.baseCurrency().newCurrency("tenants", 100);
+        TaskGroup t1 = tenants.newGroup("t1", 10);
+        TaskGroup t2 = tenants.newGroup("t2", 30);
+        assertEquals(0, t1.value(), "a group without work is inactive");
+        t1.execute(() -> {});
+        assertEquals(100, t1.value(), 1e-9);
+        t2.execute(() -> {});
+        assertEquals(25, t1.value(), 1e-9);
+        assertEquals(75, t2.value(), 1e-9);
+        assertEquals(100, tenants.value(), 1e-9);
+        assertEquals(40, tenants.activeTickets());
+        assertEquals(40, tenants.issuedTickets());
+        t2.setTickets(90);
+        assertEquals(90, t2.tickets());
+        assertEquals(10, t1.value(), 1e-9, "inflation inside a currency dilutes only its groups");
+        assertSame(tenants, t1.currency());
+    }
+
+    @Test
+    void shutdownEndsOneGroupOnlyAndItsNameCanBeUsedAgain() throws Exception {
+        TaskGroup gold = pool.group("gold", 3);
+        TaskGroup bronze = pool.group("bronze", 1);
+        Future<Integer> queued = gold.submit(() -> 1);
+        gold.shutdown();
+        assertTrue(gold.isShutdown());
+        assertThrows(RejectedExecutionException.class, () -> gold.execute(() -> {}));
+        assertEquals(1, queued.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(gold.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(2, bronze.submit(() -> 2).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(3, pool.submit(() -> 3).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertFalse(pool.groups().contains(gold), "a terminated group leaves the pool");
+        TaskGroup again = pool.group("gold", 5);
+        assertEquals(4, again.submit(() -> 4).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, gold.stats().rejectedTasks());
+    }
+
+    @Test
+    void shutdownNowReturnsTheGroupsQueuedTasksAndInterruptsOnlyItsOwn() throws Exception {
+        TaskGroup victim = pool.group("victim", 1);
+        TaskGroup bystander = pool.group("bystander", 1);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        AtomicBoolean victimInterrupted = new AtomicBoolean();
+        AtomicBoolean bystanderInterrupted = new AtomicBoolean();
+        CountDownLatch bystanderDone = new CountDownLatch(1);
+        victim.execute(() -> {
+            bothRunning.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                victimInterrupted.set(true);
+            }
+        });
+        bystander.execute(() -> {
+            bothRunning.countDown();
+            while (release.getCount() > 0) {     // busy, not blocked, until the checks are made
+                if (Thread.currentThread().isInterrupted()) {
+                    bystanderInterrupted.set(true);
+                }
+            }
+            bystanderDone.countDown();
+        });
+        Liveness.await(bothRunning, "one task of each group running");
+        List<Runnable> queued = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Runnable task = new Runnable() {             // a distinct object each time, unlike a lambda capturing nothing
+                @Override
+                public void run() {}
+            };
+            queued.add(task);
+            victim.execute(task);
+        }
+        List<Runnable> returned = victim.shutdownNow();
+        Map<Runnable, Boolean> identity = new IdentityHashMap<>();
+        returned.forEach(task -> assertTrue(identity.put(task, true) == null, "returned twice: " + task));
+        assertEquals(queued.size(), returned.size());
+        assertTrue(identity.keySet().containsAll(queued));
+        assertTrue(victim.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(victimInterrupted.get(), "the group's running task was interrupted");
+        release.countDown();
+        Liveness.await(bystanderDone, "the other group's task");
+        assertFalse(bystanderInterrupted.get(), "another group's task was interrupted");
+        assertTrue(victim.shutdownNow().isEmpty());
+        assertFalse(bystander.isShutdown());
+    }
+
+    @Test
+    void aFullQueueRejectsByPolicyAndCountsIt() throws Exception {
+        occupyEveryWorker();
+        TaskGroup small = pool.group("small", 1);
+        small.setQueueCapacity(2);
+        assertEquals(2, small.queueCapacity());
+        small.execute(() -> {});
+        small.execute(() -> {});
+        String message = assertThrows(RejectedExecutionException.class, () -> small.execute(() -> {})).getMessage();
+        assertTrue(message.contains("small") && message.contains("2"), message);
+        small.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        small.execute(() -> ranOn.set(Thread.currentThread()));
+        assertSame(Thread.currentThread(), ranOn.get());
+        GroupStats stats = small.stats();
+        assertEquals(2, stats.rejectedTasks());
+        assertEquals(2, stats.queuedTasks());
+        assertTrue(rejectionOf(() -> small.setQueueCapacity(0)).contains("0"));
+        assertThrows(NullPointerException.class, () -> small.setRejectionPolicy(null));
+        release.countDown();
+        Liveness.awaitCondition(() -> small.stats().completedTasks() == 2, "the two queued tasks to run");
+    }
+
+    @Test
+    void aSubmitOnlyViewSubmitsAndNothingElse() throws Exception {
+        TaskGroup tenant = pool.group("tenant", 10);
+        ExecutorService view = tenant.submitOnly();
+        assertFalse(view instanceof TaskGroup);
+        assertEquals(5, view.submit(() -> 5).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(List.of(1, 2), view.invokeAll(List.of(() -> 1, () -> 2)).stream().map(f -> {
+            try {
+                return f.get();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }).toList());
+        assertThrows(UnsupportedOperationException.class, view::shutdown);
+        assertThrows(UnsupportedOperationException.class, view::shutdownNow);
+        assertThrows(UnsupportedOperationException.class, view::close);
+        assertFalse(tenant.isShutdown());
+        tenant.shutdown();
+        assertTrue(view.isShutdown());
+        assertTrue(view.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertThrows(RejectedExecutionException.class, () -> view.execute(() -> {}));
+    }
+
+    @Test
+    void statsCountTasksAndChargeTheirTime() throws Exception {
+        TaskGroup measured = pool.group("measured", 1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            futures.add(measured.submit(() -> Backlog.spin(50_000)));
+        }
+        for (Future<?> future : futures) {
+            future.get(Liveness.SECONDS, TimeUnit.SECONDS);
+        }
+        measured.shutdown();
+        assertTrue(measured.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        GroupStats stats = measured.stats();
+        assertEquals("measured", stats.name());
+        assertEquals(100, stats.completedTasks());
+        assertEquals(0, stats.queuedTasks());
+        assertTrue(stats.cpuTimeNanos() >= 100 * 50_000L, "charged " + stats.cpuTimeNanos() + " ns for 5 ms of work");
+        assertTrue(stats.slices() >= 1 && stats.longestSliceNanos() > 0);
+    }
+
+    @Test
+    void loansAddTheLendersTicketsToTheBorrower() throws Exception {
+        occupyEveryWorker();
+        TaskGroup client = pool.group("client", 300);
+        TaskGroup server = pool.group("server", 10);
+        server.execute(() -> {});                        // queued, so active
+        assertEquals(10, server.value(), 1e-9);
+        try (Loan loan = client.lendTo(server)) {
+            assertSame(client, loan.lender());
+            assertEquals(310, server.value(), 1e-9);
+            try (Loan second = client.lendTo(server)) {
+                assertEquals(610, server.value(), 1e-9);
+                assertNotNull(second.toString());
+            }
+            loan.close();
+            loan.close();                                // a second close changes nothing
+            assertEquals(10, server.value(), 1e-9);
+        }
+        assertTrue(rejectionOf(() -> client.lendTo(client)).contains("itself"));
+        try (RotaPool other = RotaPool.builder().workers(1).build()) {
+            TaskGroup stranger = other.group("stranger", 1);
+            assertTrue(rejectionOf(() -> client.lendTo(stranger)).contains("another pool"));
+        }
+    }
+
+    @Test
+    void aCpuOutsideThePoolIsRejectedByNumber() {
+        TaskGroup group = pool.group("placed", 1);
+        int stranger = 100_000;
+        String message = rejectionOf(() -> group.restrictToCpus(stranger));
+        assertTrue(message.contains("100000"), message);
+        assertThrows(IllegalArgumentException.class, group::restrictToCpus);
+        int cpu = pool.topology().workers().get(0).cpu();
+        group.restrictToCpus(cpu);
+        assertEquals(cpu, group.cpus()[0]);
+        group.allowAllCpus();
+        assertEquals(pool.topology().workers().stream().map(CpuTopology.WorkerPlacement::cpu).distinct().count(),
+                group.cpus().length);
+    }
+
+    @Test
+    void poolShutdownShutsEveryGroupAndRefusesNewOnes() throws Exception {
+        TaskGroup gold = pool.group("gold", 3);
+        Future<Integer> queued = gold.submit(() -> 7);
+        assertEquals(List.of("default", "gold"), pool.groups().stream().map(TaskGroup::name).toList());
+        assertSame(pool.defaultGroup(), pool.groups().getFirst());
+        pool.shutdown();
+        assertTrue(gold.isShutdown());
+        assertTrue(pool.defaultGroup().isShutdown());
+        assertThrows(RejectedExecutionException.class, () -> gold.execute(() -> {}));
+        assertThrows(RejectedExecutionException.class, () -> pool.group("late", 1));
+        assertEquals(7, queued.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(gold.isTerminated());
+    }
+
+    @Test
+    void tasksForkedInAGroupAreTheGroupsWork() throws Exception {
+        TaskGroup forking = pool.group("forking", 1);
+        final class Sum extends RotaTask<Long> {
+            final int lo;
+            final int hi;
+
+            Sum(int lo, int hi) {
+                this.lo = lo;
+                this.hi = hi;
+            }
+
+            @Override
+            protected Long compute() {
+                if (hi - lo <= 1_000) {
+                    long s = 0;
+                    for (int i = lo; i < hi; i++) {
+                        s += i;
+                    }
+                    return s;
+                }
+                int mid = (lo + hi) >>> 1;
+                Sum left = new Sum(lo, mid);
+                left.fork();
+                return new Sum(mid, hi).compute() + left.join();
+            }
+        }
+        Sum sum = new Sum(0, 1_000_000);
+        assertSame(sum, forking.submit(sum));
+        assertEquals(499_999_500_000L, sum.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        forking.shutdown();
+        assertTrue(forking.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(forking.stats().completedTasks() >= 1);
+        assertTrue(forking.stats().cpuTimeNanos() > 0);
+        assertEquals(0, pool.defaultGroup().stats().completedTasks(), "a fork ran as the default group's task");
+        assertEquals(0, pool.defaultGroup().stats().cpuTimeNanos(), "a fork's time was charged to the default group");
+        assertInstanceOf(GroupStats.class, pool.snapshot().groups().getFirst());
+    }
+}

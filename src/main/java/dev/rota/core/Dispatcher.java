@@ -221,6 +221,17 @@ public final class Dispatcher {
         }
     }
 
+    /** Reconciles one group under the lock; for the tests of G2. */
+    void reconcileNow(Group group) {
+        lock.lock();
+        try {
+            reconcile(group);
+            runnableCount = ledger.runnableCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void setRunnable(Group group, boolean runnable) {
         if (group.runnable != runnable) {
             ledger.setRunnable(group.client, runnable);

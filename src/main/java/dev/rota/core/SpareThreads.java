@@ -23,10 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  *       cannot terminate while a spare runs a task (E4).</li>
  *   <li>S4: a spare leaves the idle list either by being assigned or, after its keep-alive, by
  *       removing itself; removal succeeds for exactly one of the two.</li>
- *   <li>S5: an assignment is taken exactly once: by the spare (phase ASSIGNED → TAKEN), which then
- *       ends the participation after its last task, or by a release that comes first
- *       (ASSIGNED → FREE), which ends it itself. Without this, a block shorter than the spare's
- *       wake-up would leave a participant that never exits, and the pool would never terminate.</li>
+ *   <li>S5: an assignment is ended exactly once (see {@link Assignment}): by the spare, which then
+ *       ends the participation after its last task, or by a release that comes before the spare
+ *       took it, which ends it itself. Without this, a block shorter than the spare's wake-up
+ *       would leave a participant that never exits, and the pool would never terminate.</li>
  * </ul>
  */
 final class SpareThreads {
@@ -111,29 +111,14 @@ final class SpareThreads {
         }
     }
 
-    /** Phases of a spare (S5): free, assigned by a blocking worker, taken by the spare itself. */
-    private static final int FREE = 0;
-    private static final int ASSIGNED = 1;
-    private static final int TAKEN = 2;
-    private static final java.lang.invoke.VarHandle PHASE;
-
-    static {
-        try {
-            PHASE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Spare.class, "phase", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final class Spare implements Runnable {
-        private volatile int phase = FREE;
+        private final Assignment assignment = new Assignment();
         final SpareThread thread;
         final SplittableRandom random;
         /** The group of the task this spare runs now, for that group's shutdownNow. */
         final RunningGroup running = new RunningGroup();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
-        private volatile Worker assignment;
 
         Spare() {
             thread = new SpareThread(this, namePrefix + "-spare-" + serial.incrementAndGet());
@@ -150,8 +135,7 @@ final class SpareThreads {
         /** S3: counted as a participant before it may take a task. */
         void assign(Worker blocked) {
             engine.participantEntered();
-            assignment = blocked;
-            PHASE.setVolatile(this, ASSIGNED);
+            assignment.assign(blocked);
             LockSupport.unpark(thread);
         }
 
@@ -161,8 +145,7 @@ final class SpareThreads {
          * instead, ends the participation that assign began, and returns the spare to the idle list.
          */
         void release() {
-            assignment = null;
-            if (PHASE.compareAndSet(this, ASSIGNED, FREE)) {
+            if (assignment.release()) {
                 engine.participantExited();
                 idle.offerFirst(this);
             }
@@ -174,7 +157,7 @@ final class SpareThreads {
             Worker blocked;
             while ((blocked = awaitAssignment()) != null) {
                 standIn(blocked);
-                PHASE.setVolatile(this, FREE);
+                assignment.done();
                 engine.participantExited();              // S3: after the last task has finished
                 idle.offerFirst(this);
             }
@@ -185,8 +168,8 @@ final class SpareThreads {
             long deadline = System.nanoTime() + keepAliveNanos;
             while (true) {
                 Thread.interrupted();                    // a stale interrupt must not turn parking into spinning
-                Worker blocked = assignment;
-                if (blocked != null && PHASE.compareAndSet(this, ASSIGNED, TAKEN)) {
+                Worker blocked = assignment.take();
+                if (blocked != null) {
                     return blocked;                      // S5: taken before any release could take it back
                 }
                 long left = deadline - System.nanoTime();
@@ -205,7 +188,7 @@ final class SpareThreads {
                 affinity.pinCurrentThread(blocked.cpu);   // best effort: a spare runs unpinned if refused
             }
             int misses = 0;
-            while (assignment == blocked && !engine.isStopping()) {
+            while (assignment.current() == blocked && !engine.isStopping()) {
                 Thread.interrupted();                    // an interrupt meant for a finished task must not spin parkNanos
                 if (!engine.runOneTaskAsSpare(blocked.index, this)) {
                     if (++misses < 64) {

@@ -1,0 +1,60 @@
+package dev.rota.core;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.ZZ_Result;
+
+/**
+ * G2, no lost activation: a submission to a runnable group that has just run dry races the
+ * dispatcher's decision that the group has no work. Either the dispatcher sees the task and keeps
+ * the group runnable, or the submitter sees IDLE and queues an activation; never neither, which
+ * would leave a task that no worker is ever sent to. Workers are not started.
+ * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.ActivationTests.*'}
+ */
+public final class ActivationTests {
+    private ActivationTests() {}
+
+    /** r1: the task is queued; r2: the group is runnable or its activation is queued. */
+    @JCStressTest
+    @Outcome(id = "true, true", expect = ACCEPTABLE, desc = "the task will be found")
+    @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost activation: a queued task in a group nobody picks")
+    @Outcome(id = "false, .*", expect = FORBIDDEN, desc = "an accepted task vanished")
+    @State
+    public static class SubmitRacingDeactivation {
+        final Engine engine = ParkingTests.oneWorkerEngine();
+        final Group group = engine.dispatcher().newGroup("g", engine.dispatcher().baseCurrency(), 1, Group.UNBOUNDED, 16);
+
+        public SubmitRacingDeactivation() {
+            // Make the group runnable, then take its only task away, as a worker that ran it dry would.
+            group.offer(() -> {});
+            engine.dispatcher().reconcileNow(group);
+            Inbox inbox = group.lanes[0].inbox;
+            inbox.tryAcquireConsumer();
+            inbox.poll();
+            inbox.releaseConsumer();
+            group.tasksTaken(1);
+        }
+
+        @Actor
+        public void submitter() {
+            group.offer(() -> {});
+        }
+
+        @Actor
+        public void dispatcher() {
+            engine.dispatcher().reconcileNow(group);
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = group.hasWork();
+            r.r2 = group.runnable || engine.dispatcher().activationsPending();
+        }
+    }
+}

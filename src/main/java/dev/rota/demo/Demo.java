@@ -1,14 +1,20 @@
 package dev.rota.demo;
 
+import dev.rota.GroupStats;
+import dev.rota.PoolSnapshot;
 import dev.rota.RotaPool;
+import dev.rota.TaskGroup;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Starts a pool, shows the CPU topology and which worker is pinned to which CPU, then runs bursts
  * of tiny tasks through RotaPool and ForkJoinPool in the same run and prints both throughputs.
+ * Last, three service tiers with tickets 3:2:1 keep the pool busy for a second, and the CPU time
+ * each was charged is printed beside its entitlement.
  *
  * <p>A demonstration, not a benchmark: the JMH benchmarks in {@code jmh/} are the measured claims.
  * Arguments: {@code [tasksPerBurst] [bursts]} (default 2,000,000 and 5).
@@ -44,8 +50,66 @@ public final class Demo {
                 forkJoin.awaitTermination(10, TimeUnit.SECONDS);
             }
             System.out.println();
+            tiers(rota);
+            System.out.println();
             System.out.println(rota);
         }
+    }
+
+    /**
+     * Gold, silver and bronze (300, 200, 100 tickets) each keep tasks of about 50 µs queued for a
+     * second; prints each tier's share of the CPU time charged over that second.
+     */
+    private static void tiers(RotaPool pool) throws InterruptedException {
+        String[] names = {"gold", "silver", "bronze"};
+        long[] tickets = {300, 200, 100};
+        TaskGroup[] groups = new TaskGroup[names.length];
+        AtomicBoolean running = new AtomicBoolean(true);
+        for (int g = 0; g < groups.length; g++) {
+            groups[g] = pool.group(names[g], tickets[g]);
+            for (int i = 0; i < 4 * pool.workers(); i++) {
+                resubmitting(groups[g], running);
+            }
+        }
+        Thread.sleep(200);                                   // let every tier start
+        PoolSnapshot before = pool.snapshot();
+        Thread.sleep(1000);
+        PoolSnapshot after = pool.snapshot();
+        running.set(false);
+
+        long[] used = new long[names.length];
+        long total = 0;
+        for (int g = 0; g < names.length; g++) {
+            used[g] = cpuTime(after, names[g]) - cpuTime(before, names[g]);
+            total += used[g];
+        }
+        System.out.printf("three tiers kept busy for one second (%s policy, %s quantum)%n", pool.policy(), pool.quantum());
+        System.out.printf("%-8s %8s %12s %12s%n", "tier", "tickets", "entitled", "CPU share");
+        for (int g = 0; g < names.length; g++) {
+            System.out.printf("%-8s %8d %11.1f%% %11.1f%%%n", names[g], tickets[g], 100.0 * tickets[g] / 600,
+                    100.0 * used[g] / Math.max(1, total));
+        }
+        for (TaskGroup group : groups) {
+            group.shutdown();
+            group.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A task of about 50 µs that submits itself again to {@code group} while {@code running}. */
+    private static void resubmitting(TaskGroup group, AtomicBoolean running) {
+        group.execute(() -> {
+            long end = System.nanoTime() + 50_000;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            if (running.get()) {
+                resubmitting(group, running);
+            }
+        });
+    }
+
+    private static long cpuTime(PoolSnapshot snapshot, String group) {
+        return snapshot.group(group).map(GroupStats::cpuTimeNanos).orElse(0L);
     }
 
     /** Submits {@code tasks} tiny tasks, waits until all have run; returns tasks completed per second. */

@@ -369,20 +369,22 @@ public final class DelayScheduler {
                 if (state == STOPPED || (state == SHUTDOWN && heap.isEmpty())) {
                     return -1;
                 }
-                ScheduledTask<?> head = heap.peek();
-                long now = System.nanoTime();
-                if (head == null) {
+                // No local holds the head while the timer waits: a head cancelled meanwhile must
+                // be garbage at once, not at its deadline (T4).
+                if (heap.isEmpty()) {
                     timerWork.awaitUninterruptibly();
                     timerWakeups++;   // single writer
                     continue;
                 }
-                long wait = head.deadline() - now;
+                long now = System.nanoTime();
+                long wait = heap.peek().deadline() - now;
                 if (wait > 0) {
                     awaitNanosUninterruptibly(wait);
                     timerWakeups++;
                     continue;
                 }
                 int count = 0;
+                ScheduledTask<?> head;
                 while (count < batch.length && (head = heap.peek()) != null && head.deadline() - now <= 0) {
                     heap.poll();
                     head.markReleased();

@@ -1,5 +1,6 @@
 package dev.rota.schedule;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -239,6 +240,26 @@ class DelaySchedulerTest {
         assertEquals(0, ran.get());
         assertTrue(first.isCancelled() && first.isDone());
         assertThrows(CancellationException.class, second::get);
+    }
+
+    @Test
+    void shouldLetACancelledHeadBeCollectedLongBeforeItsDeadline() throws Exception {
+        WeakReference<Object> payload = scheduleHeadThenCancel();
+        long deadline = System.nanoTime() + SECONDS.toNanos(LIVENESS_SECONDS);
+        while (payload.get() != null) {
+            assertTrue(System.nanoTime() < deadline, "a cancelled task due in an hour stayed reachable");
+            System.gc();
+            Thread.sleep(10);
+        }
+    }
+
+    /** Schedules a task due in an hour, lets the timer wait towards it, cancels it; keeps nothing. */
+    private WeakReference<Object> scheduleHeadThenCancel() throws InterruptedException {
+        Object captured = new byte[1 << 20];
+        ScheduledFuture<?> future = scheduler.schedule(() -> captured.hashCode(), 1, HOURS);
+        Thread.sleep(50);   // the timer is (most likely) waiting towards this task now
+        assertTrue(future.cancel(false));
+        return new WeakReference<>(captured);
     }
 
     @Test

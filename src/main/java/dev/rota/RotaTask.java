@@ -76,6 +76,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         }
     }
 
+    /** For subclasses: a new task, not yet forked, submitted or run. */
+    protected RotaTask() {}
+
     private volatile int status;
     private volatile boolean waiters;
     /** Completions that notified waiters; under this task's monitor. For the jcstress tests. */

@@ -245,6 +245,7 @@ class TaskGroupTest {
     }
 
     @Test
+    @SuppressWarnings("try")   // the loan is closed inside its try on purpose: closing twice is part of the test
     void loansAddTheLendersTicketsToTheBorrower() throws Exception {
         occupyEveryWorker();
         TaskGroup client = pool.group("client", 300);

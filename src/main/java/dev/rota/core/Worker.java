@@ -218,7 +218,7 @@ final class Worker implements Runnable {
             }
             if (sliceTasks > 0) {
                 long perTask = Math.max(1, used / sliceTasks);
-                clockInterval = (int) Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL);
+                clockInterval = Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL);
             }
             running.exit(ending);
         }

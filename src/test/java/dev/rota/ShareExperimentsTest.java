@@ -218,4 +218,31 @@ class ShareExperimentsTest {
             assertEquals(0, masked.core.completedOn(1), "the restricted group ran on the other worker");
         }
     }
+
+    /**
+     * Released from its mask, a group is not owed the time it could not use while confined: from
+     * the first window after {@code allowAllCpus()} it gets its share, not the whole pool. Confined
+     * to one of two CPUs, a 3:1 group gets half the pool where it is entitled to 3/4; without
+     * forgiveness, stride would then give it both CPUs until it had made up the difference.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aGroupReleasedFromItsMaskIsNotOwedTheTimeItCouldNotUse(SharePolicy policy) throws Exception {
+        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
+        assumeTrue(cpus.size() >= 2, "needs two CPUs");
+        try (RotaPool pool = RotaPool.builder().cpus(cpus.get(0).id(), cpus.get(1).id()).policy(policy)
+                .quantum(QUANTUM).randomSeed(11).build()) {
+            TaskGroup confined = pool.group("confined", 3);
+            confined.restrictToCpus(cpus.get(0).id());
+            TaskGroup free = pool.group("free", 1);
+            List<Backlog> load = List.of(Backlog.start(confined, IN_FLIGHT, TASK_NANOS),
+                    Backlog.start(free, IN_FLIGHT, TASK_NANOS));
+            ShareWindow whileConfined = ShareWindow.measure(pool, List.of("confined", "free"), 600);
+            confined.allowAllCpus();
+            ShareWindow released = ShareWindow.measure(pool, List.of("confined", "free"), 500);
+            load.forEach(Backlog::stop);
+            whileConfined.assertShares(policy, Map.of("confined", 0.5, "free", 0.5), "confined to one CPU of two");
+            released.assertShares(policy, Map.of("confined", 0.75, "free", 0.25), "released from its mask");
+        }
+    }
 }

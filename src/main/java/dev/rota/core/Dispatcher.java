@@ -277,10 +277,17 @@ public final class Dispatcher {
         }
     }
 
-    /** A group's mask changed: idle workers must look again. */
+    /**
+     * A group's mask changed: idle workers must look again, and credit the group built up while
+     * it could use fewer CPUs than its share called for is forgiven, so that it does not take the
+     * whole pool once it may use more.
+     */
     void maskChanged(Group group) {
         lock.lock();
         try {
+            if (!group.client.isRemoved()) {              // a terminated group has left the ledger
+                ledger.forgiveCredit(group.client);
+            }
             version++;
         } finally {
             lock.unlock();

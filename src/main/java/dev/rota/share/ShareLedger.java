@@ -161,6 +161,14 @@ public final class ShareLedger {
         }
     }
 
+    /** The group may now use other CPUs than before: see {@link ShareScheduler#forgiveCredit}. */
+    public void forgiveCredit(ClientNode client) {
+        int id = live(client);
+        if (scheduled[id]) {
+            scheduler.forgiveCredit(id);
+        }
+    }
+
     /** One running slice of the group starts waiting: it no longer keeps the group active. */
     public void pause(ClientNode client) {
         int id = live(client);

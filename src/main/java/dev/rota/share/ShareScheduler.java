@@ -57,6 +57,16 @@ public interface ShareScheduler {
      */
     void charge(int client, long usedNanos, long quantumNanos);
 
+    /**
+     * Drops whatever credit {@code client} has built up by being served less than its share, so
+     * that it stands no better than a client that has just joined. The pool calls this when it
+     * changes what a client may use (its CPU mask): time the client could not use while it was
+     * confined is not owed to it afterwards. Debt is kept. A no-op for an unknown client and for
+     * policies that keep no credit.
+     */
+    default void forgiveCredit(int client) {
+    }
+
     /** Makes {@code client} compete with {@code value}. */
     default void join(int client, double value) {
         if (!(value > 0)) {

@@ -167,6 +167,33 @@ public final class StrideScheduler implements ShareScheduler {
         }
     }
 
+    /**
+     * Credit is a pass behind the other clients'. A client confined to some CPUs falls ever further
+     * behind for as long as it is confined (the others run, and are charged, where it may not); on
+     * release it would take the whole pool until it had caught up. Forgiving moves it up to the
+     * lowest pass among the other competing clients, so that it ranks with the client that is
+     * furthest behind and the proportion holds again from the next quantum. A waiting client's
+     * remain is raised the same way, measured from the global pass.
+     */
+    @Override
+    public void forgiveCredit(int client) {
+        if (client < 0 || client >= state.length || state[client] == UNKNOWN) {
+            return;
+        }
+        int next = heap.firstMatching(other -> other != client);
+        if (next < 0) {
+            return;                                      // nobody else competes: nobody to owe
+        }
+        long floor = heap.pass(next);
+        if (state[client] == COMPETING) {
+            if (heap.pass(client) - floor < 0) {         // a difference: passes may wrap around
+                heap.update(client, floor);
+            }
+        } else {
+            remain[client] = Math.max(remain[client], clampLag(floor - globalPass));
+        }
+    }
+
     // ---- observation (tests, simulator, snapshots) ----------------------------------------
 
     /** Number of competing clients. */

@@ -180,6 +180,50 @@ class StrideSchedulerTest {
         }
     }
 
+    /**
+     * A client that may not run (a worker outside its CPU mask asks with pick(eligible)) falls ever
+     * further behind; once forgiven, it rejoins the proportion within a quantum instead of taking
+     * every quantum until it has caught up.
+     */
+    @Test
+    void shouldForgiveTheCreditOfAClientThatCouldNotRun() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        for (int i = 0; i < 1_000; i++) {
+            stride.charge(stride.pick(client -> client == 0), QUANTUM, QUANTUM);
+        }
+        assertTrue(stride.remain(1) < -400 * StrideScheduler.STRIDE1, "client 1 is owed some 500 quanta: " + stride.remain(1));
+
+        stride.forgiveCredit(1);
+        assertEquals(stride.pass(0), stride.pass(1), "level with the other client, no longer behind it");
+        long[] quanta = new long[2];
+        for (int n = 1; n <= 1_000; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            quanta[client]++;
+            assertWithin(1.0, quanta[1], n / 2.0, n);
+        }
+    }
+
+    @Test
+    void shouldKeepDebtAndIgnoreUnknownClientsWhenForgiving() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        stride.charge(0, 10 * QUANTUM, QUANTUM);          // client 0 is in debt: ahead of the global pass
+        long debt = stride.remain(0);
+        assertTrue(debt > 0);
+        stride.forgiveCredit(0);
+        assertEquals(debt, stride.remain(0));
+        stride.leave(1);                                  // client 1 leaves behind client 0: credit
+        assertTrue(stride.remain(1) < stride.remain(0));
+        stride.forgiveCredit(1);
+        assertEquals(stride.pass(0) - stride.globalPass(), stride.remain(1), "a waiting client's credit is dropped too");
+        stride.forgiveCredit(7);                          // unknown: a no-op
+        assertFalse(stride.isCompeting(7));
+    }
+
     @Test
     void shouldChargeAClientThatAlreadyLeft() {
         StrideScheduler stride = new StrideScheduler();

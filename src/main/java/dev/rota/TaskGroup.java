@@ -33,7 +33,8 @@ import java.util.concurrent.TimeoutException;
  * value in base units (see {@link Currency}), with the pool's {@link SharePolicy}; each group is
  * charged the CPU time its tasks really used. Shares are of the whole pool: a group whose tasks were
  * all submitted on one worker still gets its share of every worker, which takes them from the others.
- * A group {@linkplain #restrictToCpus restricted} to some CPUs gets its share of those CPUs.
+ * A group {@linkplain #restrictToCpus restricted} to some CPUs gets its share of the whole pool on
+ * those CPUs, up to all of them.
  *
  * <p><b>Ticket transfer.</b> A task of this pool that waits on a future of another group (from
  * {@code submit}, or a {@link RotaTask} of it) lends its group's tickets to that group until the wait
@@ -210,8 +211,10 @@ public final class TaskGroup extends AbstractExecutorService {
     // ---- placement ------------------------------------------------------------------------------
 
     /**
-     * Runs this group's tasks only on the workers pinned to these CPUs; its share is then of those
-     * CPUs. Tasks queued elsewhere already are taken over by those workers.
+     * Runs this group's tasks only on the workers pinned to these CPUs. The group keeps its share of
+     * the whole pool, served on those CPUs as far as they have room; if its share is more than they
+     * can give, it gets all of them and the other groups share the rest. Tasks queued elsewhere
+     * already are taken over by those workers.
      *
      * @throws IllegalArgumentException if no CPU is named, or a CPU has no worker of this pool (the message names it)
      */

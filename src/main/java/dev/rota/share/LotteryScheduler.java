@@ -14,6 +14,14 @@ import java.util.random.RandomGenerator;
  * until its next win. It then wins 1/f times as often and uses f of a quantum each time, so its CPU
  * time stays proportional to its value. f is clamped to [1/1024, 1024]: a client charged more than a
  * quantum is deflated alike, and one that used almost nothing cannot take every lottery.
+ *
+ * <p>Deferred wins: a pick made for a worker that a client may not use (its CPU mask) still draws
+ * from every competing client, as one lottery over the whole pool. A client that wins where it may
+ * not run is owed that win, and the next pick where it may run pays it in place of the client drawn
+ * there, which can run elsewhere. So a restricted client gets its share of the whole pool as far as
+ * its CPUs allow, and the rest of its CPUs go to the others (max-min, as stride gives through its
+ * global pass). A client owes at most {@value #MAX_DEFERRED} wins: one that cannot use its share
+ * then takes every pick on its CPUs and no more, and builds no backlog to spend later.
  */
 public final class LotteryScheduler implements ShareScheduler {
     /*
@@ -27,6 +35,16 @@ public final class LotteryScheduler implements ShareScheduler {
      * that leaves keeps its compensation for its next join (a client that blocked early is
      * compensated when it comes back, as in [1] 4.5); remove() forgets it.
      *
+     * A pick with an eligibility predicate makes one draw from the whole tree. If the drawn client
+     * is not eligible, deferred[client] grows (to MAX_DEFERRED at most) and the client is listed in
+     * owedClients. A pick where an owed client is eligible serves it instead of an eligible drawn
+     * client that is not owed itself, and its debt shrinks by one: the drawn client, not restricted
+     * to this worker, wins its share on the workers the owed client may not use. With two workers,
+     * a client worth 1/4 that may use only the first is drawn on the second with probability 1/4 and
+     * paid on the first, where it also wins its own 1/4: half the first worker, 1/4 of the pool.
+     * Debts lapse when the client stops competing or is forgiven (forgiveCredit): it had no work
+     * to use them, or it may now run where it was drawn.
+     *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Lottery Scheduling: Flexible
      * Proportional-Share Resource Management", OSDI 1994, sections 2.2, 3.4, 4.2, 4.5.
      */
@@ -37,6 +55,8 @@ public final class LotteryScheduler implements ShareScheduler {
     static final double MAX_FRACTION = 1024;
     /** Draws from the whole tree tried by an eligible-only pick before it draws exactly. */
     static final int REDRAWS = 8;
+    /** The most wins a client can be owed for draws it won where it may not run. */
+    static final int MAX_DEFERRED = 8;
 
     private static final byte UNKNOWN = 0;
     private static final byte COMPETING = 1;
@@ -51,6 +71,9 @@ public final class LotteryScheduler implements ShareScheduler {
     private int[] slotOf = new int[16];
     private double[] value = new double[16];
     private double[] compensation = new double[16];
+    private int[] deferred = new int[16];
+    private int[] owedClients = new int[4];
+    private int owedCount;
 
     /** A scheduler whose {@link #pick()} draws from {@code random}. */
     public LotteryScheduler(RandomGenerator random) {
@@ -113,7 +136,7 @@ public final class LotteryScheduler implements ShareScheduler {
         return win(tree.find(source.nextDouble() * tree.total()));
     }
 
-    /** Draws among the eligible clients with this scheduler's own random source. */
+    /** Draws for a worker that may serve the clients {@code eligible} accepts, with this scheduler's own random source. */
     @Override
     public int pick(IntPredicate eligible) {
         return pick(random, eligible);
@@ -125,23 +148,40 @@ public final class LotteryScheduler implements ShareScheduler {
     }
 
     /**
-     * Draws among the clients {@code eligible} accepts, each with probability its weight over their
-     * total weight. A draw from the whole tree that lands on an eligible client has exactly that
-     * distribution, so up to {@value #REDRAWS} such draws are tried (O(log n) each) before an exact
-     * linear draw over the eligible slots, which is needed only when they hold little of the total.
+     * Draws for a worker that may serve only the clients {@code eligible} accepts. The draw is from
+     * all competing clients; a drawn client this worker may not serve is owed the win, and an owed
+     * client this worker may serve is paid first (see the class comment). When the draw is not
+     * eligible and nothing owed is, the pick is among the eligible clients, each with probability
+     * its weight over their total: up to {@value #REDRAWS} draws from the whole tree, which have
+     * exactly that distribution when they land on an eligible client, then an exact linear draw
+     * over the eligible slots, needed only when they hold little of the total.
      */
     public int pick(RandomGenerator source, IntPredicate eligible) {
         if (competing == 0) {
             return NONE;
         }
-        for (int attempt = 0; attempt < REDRAWS; attempt++) {
-            int slot = tree.find(source.nextDouble() * tree.total());
+        int slot = tree.find(source.nextDouble() * tree.total());
+        int drawn = clientAt[slot];
+        if (eligible.test(drawn)) {
+            if (owedCount == 0 || deferred[drawn] > 0) {
+                return win(slot);
+            }
+            int owed = mostOwed(eligible);
+            return owed == NONE ? win(slot) : payDeferred(owed);
+        }
+        defer(slot);
+        int owed = mostOwed(eligible);
+        if (owed != NONE) {
+            return payDeferred(owed);
+        }
+        for (int attempt = 1; attempt < REDRAWS; attempt++) {
+            slot = tree.find(source.nextDouble() * tree.total());
             if (eligible.test(clientAt[slot])) {
                 return win(slot);
             }
         }
         double total = 0;
-        for (int slot = 0; slot < competing; slot++) {
+        for (slot = 0; slot < competing; slot++) {
             if (eligible.test(clientAt[slot])) {
                 total += tree.weight(slot);
             }
@@ -151,7 +191,7 @@ public final class LotteryScheduler implements ShareScheduler {
         }
         double point = source.nextDouble() * total;
         int last = -1;
-        for (int slot = 0; slot < competing; slot++) {
+        for (slot = 0; slot < competing; slot++) {
             if (eligible.test(clientAt[slot])) {
                 last = slot;
                 point -= tree.weight(slot);
@@ -161,6 +201,77 @@ public final class LotteryScheduler implements ShareScheduler {
             }
         }
         return win(last);                               // rounding put the point at the very end
+    }
+
+    /** Wins owed to {@code client} for draws it won where it could not run; 0 for an unknown client. */
+    public int deferredWins(int client) {
+        checkClient(client);
+        return client < state.length ? deferred[client] : 0;
+    }
+
+    /** Forgets the wins owed to {@code client}: it may now run where it won them. */
+    @Override
+    public void forgiveCredit(int client) {
+        checkClient(client);
+        if (client < state.length) {
+            clearDeferred(client);
+        }
+    }
+
+    /**
+     * The client in {@code slot} won where it may not run. Its compensation ends here, as at any
+     * win: kept until payment, it would inflate every draw on the workers it may not use meanwhile.
+     */
+    private void defer(int slot) {
+        int client = clientAt[slot];
+        if (compensation[client] != 1) {
+            compensation[client] = 1;
+            tree.set(slot, value[client]);
+        }
+        if (deferred[client] == 0) {
+            if (owedCount == owedClients.length) {
+                owedClients = Arrays.copyOf(owedClients, owedCount * 2);
+            }
+            owedClients[owedCount++] = client;
+        }
+        if (deferred[client] < MAX_DEFERRED) {
+            deferred[client]++;
+        }
+    }
+
+    /** The eligible client owed the most wins (the first listed of equals), or NONE. */
+    private int mostOwed(IntPredicate eligible) {
+        int best = NONE;
+        for (int i = 0; i < owedCount; i++) {
+            int client = owedClients[i];
+            if ((best == NONE || deferred[client] > deferred[best]) && eligible.test(client)) {
+                best = client;
+            }
+        }
+        return best;
+    }
+
+    private int payDeferred(int client) {
+        if (--deferred[client] == 0) {
+            unlistOwed(client);
+        }
+        return win(slotOf[client]);
+    }
+
+    private void clearDeferred(int client) {
+        if (deferred[client] > 0) {
+            deferred[client] = 0;
+            unlistOwed(client);
+        }
+    }
+
+    private void unlistOwed(int client) {
+        for (int i = 0; i < owedCount; i++) {
+            if (owedClients[i] == client) {
+                owedClients[i] = owedClients[--owedCount];
+                return;
+            }
+        }
     }
 
     /** The client in {@code slot} wins: its compensation ends, as its new quantum starts. */
@@ -251,6 +362,7 @@ public final class LotteryScheduler implements ShareScheduler {
         }
         tree.set(last, 0);
         state[client] = WAITING;
+        clearDeferred(client);
     }
 
     private void ensureCapacity(int client) {
@@ -262,6 +374,7 @@ public final class LotteryScheduler implements ShareScheduler {
         slotOf = Arrays.copyOf(slotOf, length);
         value = Arrays.copyOf(value, length);
         compensation = Arrays.copyOf(compensation, length);
+        deferred = Arrays.copyOf(deferred, length);
     }
 
     private static void checkClient(int client) {

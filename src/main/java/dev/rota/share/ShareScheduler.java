@@ -33,9 +33,10 @@ public interface ShareScheduler {
 
     /**
      * The client that should run next among the competing clients that {@code eligible} accepts, or
-     * {@link #NONE}: what {@link #pick()} would choose if the others did not compete (a worker
-     * outside a client's CPU mask asks this way). Equivalent to {@link #pick()} when every client is
-     * eligible.
+     * {@link #NONE} (a worker outside a client's CPU mask asks this way). Shares stay those of the
+     * whole pool: a client that may run on few workers gets its share there, up to all of them,
+     * and the others get the rest (max-min). A client never eligible anywhere does not change how
+     * the others share. Equivalent to {@link #pick()} when every client is eligible.
      */
     int pick(IntPredicate eligible);
 

@@ -5,11 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Picks restricted to eligible clients (a worker outside some clients' CPU masks): each policy must
- * choose among the eligible clients exactly as it would if the others did not compete.
+ * Picks restricted to eligible clients (a worker outside some clients' CPU masks). Where some clients
+ * are never eligible, each policy chooses among the others exactly as it would if those did not
+ * compete. Where a client may run on some workers only, it gets its share of the whole pool as far
+ * as those workers allow, and the others share the rest in proportion (max-min).
  */
 class EligiblePickTest {
     private static final long QUANTUM = 1_000_000;
@@ -69,5 +76,96 @@ class EligiblePickTest {
         double bound = 5 * Math.sqrt(n * p * (1 - p));
         assertTrue(Math.abs(wins[0] - n * p) <= bound, "client 0 won " + wins[0] + " of " + n);
         assertEquals(ShareScheduler.NONE, lottery.pick(client -> false));
+    }
+
+    static Stream<Arguments> policies() {
+        return Stream.of(
+                Arguments.of("stride", (Supplier<ShareScheduler>) StrideScheduler::new),
+                Arguments.of("lottery", (Supplier<ShareScheduler>) () -> new LotteryScheduler(new SplittableRandom(3))));
+    }
+
+    /**
+     * Two workers take turns to pick; client 0 (worth 1 of 4) may use only the first. It needs half
+     * of that worker for its quarter of the pool, which the worker has room for, so every client gets
+     * its share of the whole pool: 1/4, 1/4 and 1/2, within 5 binomial standard deviations.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void aRestrictedClientGetsItsShareOfThePoolWhereItsWorkersHaveRoom(String name, Supplier<ShareScheduler> policy) {
+        ShareScheduler scheduler = policy.get();
+        scheduler.join(0, 1);
+        scheduler.join(1, 1);
+        scheduler.join(2, 2);
+        SplittableRandom random = new SplittableRandom(8);
+        IntPredicate firstWorker = client -> true;
+        IntPredicate secondWorker = client -> client != 0;
+        int n = 100_000;
+        long[] wins = new long[3];
+        for (int pick = 0; pick < n; pick++) {
+            boolean first = pick % 2 == 0;
+            int winner = scheduler.pick(first ? firstWorker : secondWorker, random);
+            assertTrue(first || winner != 0, "the second worker served the restricted client");
+            wins[winner]++;
+            scheduler.charge(winner, QUANTUM, QUANTUM);
+        }
+        double[] shares = {0.25, 0.25, 0.5};
+        for (int client = 0; client < 3; client++) {
+            double p = shares[client];
+            double bound = 5 * Math.sqrt(n * p * (1 - p));
+            assertTrue(Math.abs(wins[client] - n * p) <= bound,
+                    name + ": client " + client + " won " + wins[client] + " of " + n + ", entitled " + n * p);
+        }
+    }
+
+    /**
+     * Client 0 is worth 3 of 4 but may use only the first of two workers: it cannot have its share,
+     * so it gets all of that worker (bar a rare draw) and client 1 gets the whole second worker.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void aRestrictedClientThatCannotHaveItsShareGetsAllOfItsWorkers(String name, Supplier<ShareScheduler> policy) {
+        ShareScheduler scheduler = policy.get();
+        scheduler.join(0, 3);
+        scheduler.join(1, 1);
+        SplittableRandom random = new SplittableRandom(9);
+        int n = 100_000;
+        long firstWorkerForClient0 = 0;
+        for (int pick = 0; pick < n; pick++) {
+            boolean first = pick % 2 == 0;
+            int winner = scheduler.pick(first ? client -> true : client -> client != 0, random);
+            if (first && winner == 0) {
+                firstWorkerForClient0++;
+            }
+            scheduler.charge(winner, QUANTUM, QUANTUM);
+        }
+        assertTrue(firstWorkerForClient0 >= 0.99 * (n / 2),
+                name + ": the restricted client had " + firstWorkerForClient0 + " of the first worker's " + n / 2 + " picks");
+    }
+
+    /** A win owed to a restricted client is paid on a worker it may use, and lapses when forgiven or when it leaves. */
+    @Test
+    void lotteryPaysAWinOwedForADrawWhereTheClientCouldNotRunUntilForgiven() {
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(1));
+        lottery.join(0, 1_000_000);
+        lottery.join(1, 1);
+        assertEquals(1, lottery.pick(client -> client != 0), "the draw falls on client 0, which may not run here");
+        assertEquals(1, lottery.deferredWins(0));
+        assertEquals(0, lottery.deferredWins(1));
+        for (int i = 0; i < 2 * LotteryScheduler.MAX_DEFERRED; i++) {
+            lottery.pick(client -> client != 0);
+        }
+        assertEquals(LotteryScheduler.MAX_DEFERRED, lottery.deferredWins(0), "debts are bounded");
+        lottery.forgiveCredit(0);
+        assertEquals(0, lottery.deferredWins(0));
+        lottery.pick(client -> client != 0);
+        lottery.setValue(0, 0);                          // leaves: it had no work to use what it was owed
+        assertEquals(0, lottery.deferredWins(0));
+        lottery.join(0, 1);
+        lottery.join(2, 1_000_000);
+        lottery.pick(client -> client != 2);
+        assertEquals(1, lottery.deferredWins(2));
+        lottery.join(1, 1_000_000_000);                  // now nearly every draw is client 1's
+        assertEquals(2, lottery.pick(client -> true), "the owed client is paid before the drawn one");
+        assertEquals(0, lottery.deferredWins(2));
     }
 }

@@ -220,12 +220,7 @@ def print_class(cls, groups, unit, mode):
     print()
     runs = sorted({run for pools in groups.values() for row in pools.values() for run in row["runs"]})
     if len(runs) > 1 and pooled:
-        print("Rota ÷ this pool, run by run (median of each run's forks"
-              + (f", {pct_name(RATIO_PERCENTILE)}" if sample else "") + "):")
-        print()
-        print("| benchmark | threads | " + " | ".join(names) + (" | " if names else "")
-              + "pool | " + " / ".join(f"run {i + 1}" for i in runs) + " |")
-        print("|---|---|" + "---|" * len(names) + "---|---|")
+        lines = []
         for (method, threads, params), pools in sorted(groups.items(), key=natural):
             if ROTA not in pools:
                 continue
@@ -239,8 +234,17 @@ def print_class(cls, groups, unit, mode):
                     per_run.append(times(headline(median_of(mine)) / headline(median_of(theirs)))
                                    if mine and theirs else "—")
                 cells = [method, str(threads)] + [str(values.get(n, "")) for n in names] + [pool, " / ".join(per_run)]
-                print("| " + " | ".join(cells) + " |")
-        print()
+                lines.append("| " + " | ".join(cells) + " |")
+        if lines:
+            print("Rota ÷ this pool, run by run (median of each run's forks"
+                  + (f", {pct_name(RATIO_PERCENTILE)}" if sample else "") + "):")
+            print()
+            print("| benchmark | threads | " + " | ".join(names) + (" | " if names else "")
+                  + "pool | " + " / ".join(f"run {i + 1}" for i in runs) + " |")
+            print("|---|---|" + "---|" * len(names) + "---|---|")
+            for line in lines:
+                print(line)
+            print()
 
 
 def print_ratios(cls, groups, param, numerator, denominator):

@@ -4,12 +4,12 @@ import dev.rota.GroupStats;
 import dev.rota.RotaPool;
 import dev.rota.SharePolicy;
 import dev.rota.TaskGroup;
+import dev.rota.bench.CompletionCount;
 import dev.rota.bench.Pools;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The set-up is {@code ExternalSubmitBenchmark}'s, so that the figures compare: one operation is
  * one task; an invocation submits {@value #TASKS_PER_BATCH} tasks with {@code execute} from a thread
- * outside the pool and returns once all have run (the submitter reads its own {@link LongAdder}, which
+ * outside the pool and returns once all have run (the submitter reads its own {@code LongAdder} ({@link CompletionCount}), which
  * every task increments, and yields between reads). The only difference between the pools is where
  * each task goes; the submitter code is the same for all, a round robin over three executors:
  *
@@ -125,46 +125,24 @@ public class GroupOverheadBenchmark {
     /** One submitting thread: its task, its round-robin position, and the count of its tasks that have run. */
     @State(Scope.Thread)
     public static class Submitter {
-        private final LongAdder completed = new LongAdder();
-        private final Runnable task = completed::increment;
-        private long submitted;
+        private final CompletionCount count = new CompletionCount(STALL_SECONDS);
         private int next;
 
         void submitBatchAndAwait(ExecutorService[] executors) {
+            Runnable task = count.task();
             int n = next;
             for (int i = 0; i < TASKS_PER_BATCH; i++) {
                 executors[n].execute(task);
                 n = n == executors.length - 1 ? 0 : n + 1;
             }
             next = n;
-            submitted += TASKS_PER_BATCH;
-            awaitCompleted(submitted);
-        }
-
-        /** Returns once {@code target} tasks have run; throws after {@value #STALL_SECONDS} s without. */
-        private void awaitCompleted(long target) {
-            int polls = 0;
-            long stallDeadline = 0;
-            while (completed.sum() < target) {
-                Thread.yield();
-                if ((++polls & 0xFFFF) == 0) {
-                    long now = System.nanoTime();
-                    if (stallDeadline == 0) {
-                        stallDeadline = now + TimeUnit.SECONDS.toNanos(STALL_SECONDS);
-                    } else if (now - stallDeadline > 0) {
-                        throw new IllegalStateException("batch stalled: " + completed.sum() + " of " + target
-                                + " tasks ran after more than " + STALL_SECONDS + " s");
-                    }
-                }
-            }
+            count.submitted(TASKS_PER_BATCH);
+            count.awaitAll();
         }
 
         @TearDown(Level.Trial)
         public void checkNoTaskLost() {
-            long ran = completed.sum();
-            if (ran != submitted) {
-                throw new IllegalStateException(ran + " tasks ran, " + submitted + " submitted");
-            }
+            count.checkNoTaskLost();
         }
     }
 }

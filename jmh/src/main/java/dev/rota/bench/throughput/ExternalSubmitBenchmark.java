@@ -1,9 +1,9 @@
 package dev.rota.bench.throughput;
 
+import dev.rota.bench.CompletionCount;
 import dev.rota.bench.Pools;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The same {@code Runnable} instance is submitted every time, so the benchmark allocates nothing.
  *
  * <p>Counting completion without measuring the counter: each submitter counts its own tasks in a
- * {@link LongAdder}, whose cells are striped per thread, so workers increment different cache lines
+ * {@code LongAdder} ({@link CompletionCount}), whose cells are striped per thread, so workers increment different cache lines
  * and never wait for one another. A {@code CountDownLatch} or an {@code AtomicLong} would make every
  * task a contended read-modify-write on one line, whose cost (10–100 ns when two cores fight over
  * it) is the size of the per-task cost measured here. The submitter waits by reading the sum and
@@ -110,47 +110,20 @@ public class ExternalSubmitBenchmark {
     /** One submitting thread: its task and the count of its tasks that have run. */
     @State(Scope.Thread)
     public static class Submitter {
-        /** Incremented by the workers, one per task; read by this submitter only. */
-        private final LongAdder completed = new LongAdder();
-        private final Runnable task = completed::increment;
-        /** Tasks this submitter has submitted; its own thread only. */
-        private long submitted;
+        private final CompletionCount count = new CompletionCount(STALL_SECONDS);
 
         void submitBatchAndAwait(ExecutorService executor) {
+            Runnable task = count.task();
             for (int i = 0; i < TASKS_PER_BATCH; i++) {
                 executor.execute(task);
             }
-            submitted += TASKS_PER_BATCH;
-            awaitCompleted(submitted);
-        }
-
-        /**
-         * Returns once {@code target} tasks have run. The count only grows and {@code sum()} never
-         * over-counts, so reaching the target means every task of the batch has run.
-         */
-        private void awaitCompleted(long target) {
-            int polls = 0;
-            long stallDeadline = 0;
-            while (completed.sum() < target) {
-                Thread.yield();
-                if ((++polls & 0xFFFF) == 0) {                    // a nanoTime call per ~65k polls is free
-                    long now = System.nanoTime();
-                    if (stallDeadline == 0) {
-                        stallDeadline = now + TimeUnit.SECONDS.toNanos(STALL_SECONDS);
-                    } else if (now - stallDeadline > 0) {
-                        throw new IllegalStateException("batch stalled: " + completed.sum() + " of " + target
-                                + " tasks ran after more than " + STALL_SECONDS + " s");
-                    }
-                }
-            }
+            count.submitted(TASKS_PER_BATCH);
+            count.awaitAll();
         }
 
         @TearDown(Level.Trial)
         public void checkNoTaskLost() {
-            long ran = completed.sum();
-            if (ran != submitted) {
-                throw new IllegalStateException(ran + " tasks ran, " + submitted + " submitted");
-            }
+            count.checkNoTaskLost();
         }
     }
 }

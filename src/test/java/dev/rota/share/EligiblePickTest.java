@@ -85,9 +85,29 @@ class EligiblePickTest {
     }
 
     /**
-     * Two workers take turns to pick; client 0 (worth 1 of 4) may use only the first. It needs half
-     * of that worker for its quarter of the pool, which the worker has room for, so every client gets
-     * its share of the whole pool: 1/4, 1/4 and 1/2, within 5 binomial standard deviations.
+     * Two workers take turns to pick {@code picks} times in all, each charging a full quantum; client
+     * 0 may use only the first. Returns wins[worker][client], after checking that the second worker
+     * never served client 0.
+     */
+    private static long[][] takeTurns(ShareScheduler scheduler, int clients, int picks, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        IntPredicate firstWorker = client -> true;
+        IntPredicate secondWorker = client -> client != 0;
+        long[][] wins = new long[2][clients];
+        for (int pick = 0; pick < picks; pick++) {
+            int worker = pick % 2;
+            int winner = scheduler.pick(worker == 0 ? firstWorker : secondWorker, random);
+            assertTrue(worker == 0 || winner != 0, "the second worker served the restricted client");
+            wins[worker][winner]++;
+            scheduler.charge(winner, QUANTUM, QUANTUM);
+        }
+        return wins;
+    }
+
+    /**
+     * Client 0 (worth 1 of 4) may use only the first of two workers. It needs half of that worker for
+     * its quarter of the pool, which the worker has room for, so every client gets its share of the
+     * whole pool: 1/4, 1/4 and 1/2, within 5 binomial standard deviations.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("policies")
@@ -96,24 +116,15 @@ class EligiblePickTest {
         scheduler.join(0, 1);
         scheduler.join(1, 1);
         scheduler.join(2, 2);
-        SplittableRandom random = new SplittableRandom(8);
-        IntPredicate firstWorker = client -> true;
-        IntPredicate secondWorker = client -> client != 0;
         int n = 100_000;
-        long[] wins = new long[3];
-        for (int pick = 0; pick < n; pick++) {
-            boolean first = pick % 2 == 0;
-            int winner = scheduler.pick(first ? firstWorker : secondWorker, random);
-            assertTrue(first || winner != 0, "the second worker served the restricted client");
-            wins[winner]++;
-            scheduler.charge(winner, QUANTUM, QUANTUM);
-        }
+        long[][] wins = takeTurns(scheduler, 3, n, 8);
         double[] shares = {0.25, 0.25, 0.5};
         for (int client = 0; client < 3; client++) {
+            long won = wins[0][client] + wins[1][client];
             double p = shares[client];
             double bound = 5 * Math.sqrt(n * p * (1 - p));
-            assertTrue(Math.abs(wins[client] - n * p) <= bound,
-                    name + ": client " + client + " won " + wins[client] + " of " + n + ", entitled " + n * p);
+            assertTrue(Math.abs(won - n * p) <= bound,
+                    name + ": client " + client + " won " + won + " of " + n + ", entitled " + n * p);
         }
     }
 
@@ -127,17 +138,8 @@ class EligiblePickTest {
         ShareScheduler scheduler = policy.get();
         scheduler.join(0, 3);
         scheduler.join(1, 1);
-        SplittableRandom random = new SplittableRandom(9);
         int n = 100_000;
-        long firstWorkerForClient0 = 0;
-        for (int pick = 0; pick < n; pick++) {
-            boolean first = pick % 2 == 0;
-            int winner = scheduler.pick(first ? client -> true : client -> client != 0, random);
-            if (first && winner == 0) {
-                firstWorkerForClient0++;
-            }
-            scheduler.charge(winner, QUANTUM, QUANTUM);
-        }
+        long firstWorkerForClient0 = takeTurns(scheduler, 2, n, 9)[0][0];
         assertTrue(firstWorkerForClient0 >= 0.99 * (n / 2),
                 name + ": the restricted client had " + firstWorkerForClient0 + " of the first worker's " + n / 2 + " picks");
     }

@@ -9,6 +9,7 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
@@ -84,6 +85,78 @@ public final class ShutdownTests {
         public void after(ZZ_Result r) {
             r.r1 = accepted;
             r.r2 = engine.mayWorkerExit();
+        }
+    }
+
+    /** A named group of an engine whose workers are not started. */
+    static Group group(Engine engine) {
+        return engine.dispatcher().newGroup("g", engine.dispatcher().baseCurrency(), 1, Group.UNBOUNDED, 16);
+    }
+
+    /**
+     * G3 for a group: an offer racing the group's shutdown(). r1: accepted; r2: the group has
+     * terminated. A refused offer reserved admission first and gave it back; a shutdown that saw the
+     * reservation must not be left waiting for work that never comes (with parked workers, nothing
+     * else would look at the group again).
+     */
+    @JCStressTest
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "accepted: the group waits for its task")
+    @Outcome(id = "false, true", expect = ACCEPTABLE, desc = "refused: the group is done")
+    @Outcome(id = "false, false", expect = FORBIDDEN, desc = "refused, yet the group never terminates")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "accepted into a terminated group: task stranded")
+    @State
+    public static class OfferRacingGroupShutdown {
+        final Engine engine = ParkingTests.oneWorkerEngine();
+        final Group group = group(engine);
+        boolean accepted;
+
+        @Actor
+        public void submitter() {
+            accepted = group.offer(() -> {}) == Group.ACCEPTED;
+        }
+
+        @Actor
+        public void closer() {
+            engine.dispatcher().shutdown(group);
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = accepted;
+            r.r2 = group.isTerminated();
+        }
+    }
+
+    /**
+     * The same race with the group's shutdownNow(). r1: accepted; r2: tasks returned; r3: the group
+     * has terminated. Every accepted task comes back, and the group terminates either way.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "accepted, returned, terminated")
+    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "refused, terminated")
+    @Outcome(id = ".*, .*, 0", expect = FORBIDDEN, desc = "the group never terminates")
+    @Outcome(id = "1, 0, .*", expect = FORBIDDEN, desc = "accepted but not returned: task lost")
+    @Outcome(id = "0, 1, .*", expect = FORBIDDEN, desc = "refused yet returned")
+    @State
+    public static class OfferRacingGroupShutdownNow {
+        final Engine engine = ParkingTests.oneWorkerEngine();
+        final Group group = group(engine);
+        boolean accepted;
+
+        @Actor
+        public void submitter() {
+            accepted = group.offer(() -> {}) == Group.ACCEPTED;
+        }
+
+        @Actor
+        public void stopper(III_Result r) {
+            r.r2 = engine.shutdownNow(group).size();
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r1 = accepted ? 1 : 0;
+            r.r3 = group.isTerminated() ? 1 : 0;
         }
     }
 }

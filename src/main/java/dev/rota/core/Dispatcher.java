@@ -306,8 +306,12 @@ public final class Dispatcher {
         }
     }
 
-    /** After a group's queues were drained by shutdownNow: it is no longer runnable; maybe done. */
-    void stopped(Group group) {
+    /**
+     * Looks at a shut-down group again: runnable only if it still holds work, terminated if it is
+     * done. After shutdownNow drained its queues, and after a submission it refused gave back its
+     * reservation (see {@link Group#offer}).
+     */
+    void settle(Group group) {
         lock.lock();
         try {
             reconcile(group);

@@ -459,7 +459,7 @@ public final class Engine {
             w.interruptIfRunning(group);
         }
         spares.interruptRunning(group);
-        dispatcher.stopped(group);
+        dispatcher.settle(group);
         return pending;
     }
 

@@ -131,17 +131,32 @@ public final class Group {
         }
         long before = (long) QUEUED.getAndAdd(this, 1L);
         if (before >= capacity) {
-            QUEUED.getAndAdd(this, -1L);
+            withdrawReservation();
             return FULL;
         }
         Lane lane = laneFor(Thread.currentThread());
         if (!lane.inbox.offer(task)) {
-            QUEUED.getAndAdd(this, -1L);
+            withdrawReservation();
             return CLOSED;
         }
         noteWork();                                      // G2: after the offer
         engine.signalWork(this, lane.worker);            // W3: after the offer
         return ACCEPTED;
+    }
+
+    /**
+     * Gives back the admission reserved by an offer that failed. A shutdown that looked at the
+     * group while the reservation stood saw it as work, and did not terminate the group (G3); with
+     * the workers parked nothing would look again. So a submitter that finds the group shut down
+     * after its decrement asks the dispatcher to look again. Both sides are volatile accesses (the
+     * stopper writes the run state, then reads {@code queued}; the submitter writes {@code queued},
+     * then reads the run state), so at least one of them sees the other's write.
+     */
+    private void withdrawReservation() {
+        QUEUED.getAndAdd(this, -1L);
+        if (runState >= SHUTDOWN) {
+            engine.dispatcher().settle(this);
+        }
     }
 
     /** The lane a submission from {@code thread} goes to. */

@@ -3,6 +3,7 @@ package dev.rota;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.RunCounter;
@@ -103,7 +104,9 @@ class GroupsNothingLostStressTest {
                 thread.join(TimeUnit.SECONDS.toMillis(Liveness.SECONDS));
                 assertFalse(thread.isAlive(), round + ": " + thread.getName() + " did not finish");
             }
-            assertTrue(pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), round + ": no termination");
+            if (!pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                fail(round + ": no termination of " + pool + "; threads:\n" + Liveness.threadDump());
+            }
             for (TaskGroup group : groups) {
                 assertTrue(group.isTerminated(), round + ": " + group + " not terminated with its pool");
             }

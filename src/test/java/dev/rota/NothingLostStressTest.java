@@ -139,8 +139,9 @@ class NothingLostStressTest {
                 thread.join(TimeUnit.SECONDS.toMillis(Liveness.SECONDS));
                 assertFalse(thread.isAlive(), round + ": " + thread.getName() + " did not finish");
             }
-            assertTrue(pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS),
-                    round + ": no termination after " + stop);
+            if (!pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                fail(round + ": no termination after " + stop + " of " + pool + "; threads:\n" + Liveness.threadDump());
+            }
         } finally {
             start.countDown();
             if (!pool.isTerminated()) { // a repeated shutdownNow() has its own contract test

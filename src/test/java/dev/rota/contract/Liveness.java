@@ -2,7 +2,9 @@ package dev.rota.contract;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +20,8 @@ public final class Liveness {
 
     /** How long any expected event may take before the test calls it lost. */
     public static final long SECONDS = 30;
+    /** Frames shown per thread in {@link #threadDump()}. */
+    private static final int DUMP_FRAMES = 12;
 
     private Liveness() {
     }
@@ -28,8 +32,27 @@ public final class Liveness {
     }
 
     public static void awaitTermination(ExecutorService pool) throws InterruptedException {
-        assertTrue(pool.awaitTermination(SECONDS, TimeUnit.SECONDS),
-                pool + " did not terminate within " + SECONDS + " s");
+        if (!pool.awaitTermination(SECONDS, TimeUnit.SECONDS)) {
+            fail(pool + " did not terminate within " + SECONDS + " s; threads:\n" + threadDump());
+        }
+    }
+
+    /**
+     * Every live thread's name, state and top frames: for the message of a liveness failure, so that
+     * a hang seen once on a CI machine says where each thread was.
+     */
+    public static String threadDump() {
+        StringBuilder dump = new StringBuilder();
+        for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+            Thread thread = entry.getKey();
+            dump.append('"').append(thread.getName()).append("\" ").append(thread.getState())
+                    .append(thread.isDaemon() ? " daemon" : "").append('\n');
+            StackTraceElement[] frames = entry.getValue();
+            for (int i = 0; i < Math.min(frames.length, DUMP_FRAMES); i++) {
+                dump.append("    at ").append(frames[i]).append('\n');
+            }
+        }
+        return dump.toString();
     }
 
     /**

@@ -171,13 +171,7 @@ class StrideSchedulerTest {
             stride.charge(stride.pick(), QUANTUM, QUANTUM);
         }
         stride.join(1, 1);
-        long[] quanta = new long[2];
-        for (int n = 1; n <= 1_000; n++) {
-            int client = stride.pick();
-            stride.charge(client, QUANTUM, QUANTUM);
-            quanta[client]++;
-            assertWithin(1.0, quanta[1], n / 2.0, n);
-        }
+        assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
     }
 
     /**
@@ -197,13 +191,7 @@ class StrideSchedulerTest {
 
         stride.forgiveCredit(1);
         assertEquals(stride.pass(0), stride.pass(1), "level with the other client, no longer behind it");
-        long[] quanta = new long[2];
-        for (int n = 1; n <= 1_000; n++) {
-            int client = stride.pick();
-            stride.charge(client, QUANTUM, QUANTUM);
-            quanta[client]++;
-            assertWithin(1.0, quanta[1], n / 2.0, n);
-        }
+        assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
     }
 
     @Test
@@ -262,6 +250,22 @@ class StrideSchedulerTest {
         stride.join(5, 1);
         assertMessage("used time must not be negative: -1", () -> stride.charge(5, -1, 1));
         assertMessage("quantum must be positive: 0", () -> stride.charge(5, 1, 0));
+    }
+
+    /**
+     * Two clients of equal value, 0 and 1: over the next {@code picks} full quanta, client 1 gets
+     * half of every prefix to within one quantum.
+     */
+    private static void assertClientOneGetsHalfOfEveryPrefix(StrideScheduler stride, int picks) {
+        long clientOne = 0;
+        for (int n = 1; n <= picks; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            if (client == 1) {
+                clientOne++;
+            }
+            assertWithin(1.0, clientOne, n / 2.0, n);
+        }
     }
 
     private static void assertWithin(double bound, double actual, double ideal, long step) {

@@ -204,7 +204,9 @@ public final class Dispatcher {
             return;
         }
         if (group.hasWork()) {
-            group.setActivation(Group.ACTIVE);
+            if (group.activation() != Group.ACTIVE) {    // no write per slice on the line every submitter reads
+                group.setActivation(Group.ACTIVE);
+            }
             setRunnable(group, true);
             return;
         }

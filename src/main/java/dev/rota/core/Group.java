@@ -68,23 +68,34 @@ public final class Group {
     /** This group's entry in the ledger; written once under the dispatcher's lock before publication. */
     final ClientNode client;
 
-    // Written by submitters and workers of this group only; kept off the lines of the fields above.
+    /*
+     * Layout. Every submission reads the run state, capacity, mask and lanes; those fields change
+     * rarely and must not share a cache line with fields written per task or per slice, or each
+     * write would cost every submitter a miss. HotSpot lays out long fields first, in declaration
+     * order, then ints (the first filling the gap after the header), booleans and references, so
+     * the padding longs below keep the per-task counter {@code queued} and the per-slice figures
+     * each on a line of their own, away from the read-mostly ints and references that follow.
+     */
+    private volatile int runState = OPEN;                // fills the header's gap: read by every offer
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
+    /** Written by every offer and every move out of an inbox. */
     private volatile long queued;
     @SuppressWarnings("unused")
     private long p11, p12, p13, p14, p15, p16, p17;
-    private volatile int activation = IDLE;
-    private volatile int runState = OPEN;
-    private volatile int capacity;
-    /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
-    private volatile WorkerMask mask;
-
-    // Under the dispatcher's lock; volatile so that figures can be read without it.
-    volatile boolean runnable;
+    // Under the dispatcher's lock, once per slice; volatile so that figures can be read without it.
     volatile long cpuTimeNanos;
     volatile long slices;
     volatile long longestSliceNanos;
+    @SuppressWarnings("unused")
+    private long p21, p22, p23, p24, p25, p26, p27;
+    /** Written when the group goes idle or active, not per task or per slice (see Dispatcher.reconcile). */
+    private volatile int activation = IDLE;
+    private volatile int capacity;
+    /** Under the dispatcher's lock, written only when it changes. */
+    volatile boolean runnable;
+    /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
+    private volatile WorkerMask mask;
 
     private final LongAdder rejected = new LongAdder();
     private final LongAdder spareCompleted = new LongAdder();

@@ -27,8 +27,17 @@ final class Lane {
     final int worker;
     final Inbox inbox;
     final TaskDeque deque = new TaskDeque();
+    /*
+     * The counter below is written after every task; submitters read the fields above on every
+     * offer. HotSpot lays out longs first, in declaration order, so the padding keeps the counter
+     * on a line of its own and the int and references (after the longs) off it.
+     */
+    @SuppressWarnings("unused")
+    private long p01, p02, p03, p04, p05, p06, p07;
     /** Tasks of this group run by the owning worker; written by it only (opaque), read by anyone. */
     private long completed;
+    @SuppressWarnings("unused")
+    private long p11, p12, p13, p14, p15, p16, p17;
 
     Lane(Group group, int worker, int inboxChunk) {
         this.group = group;

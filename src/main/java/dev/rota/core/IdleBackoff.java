@@ -9,7 +9,16 @@ package dev.rota.core;
  * it parks. One empty search over all queues takes roughly 0.1 µs with a few workers, and the
  * pauses between searches grow from 1 to 32 {@code onSpinWait}s (each some 10–40 ns), so
  * {@link #DEFAULT_SPINS} searches span about 20–60 µs: the cost of one park and unpark.
- * Not thread-safe: one instance per worker.
+ *
+ * <p>Every {@link #SPIN_YIELD_PERIOD}th search of the spin phase yields instead of pausing. A
+ * worker is pinned, but the threads that submit to it are not: where they share its CPU (more
+ * runnable threads than CPUs), a worker that only spins holds that CPU for its whole scheduler
+ * slice while the submitter it waits for cannot run. When the CPU has nothing else to run a yield
+ * returns in under a microsecond, about the length of one long pause, so a dedicated core loses
+ * nothing measurable; on a shared one, external-submission throughput roughly doubled on the 2-CPU
+ * build machine (docs/BENCHMARKS.md).
+ *
+ * <p>Not thread-safe: one instance per worker.
  */
 public final class IdleBackoff {
     static final int SPINNING = 0;
@@ -20,6 +29,8 @@ public final class IdleBackoff {
     public static final int DEFAULT_SPINS = 128;
     /** Empty searches spent yielding, which lets a submitter sharing the core run. */
     public static final int DEFAULT_YIELDS = 8;
+    /** In the spin phase, every this many empty searches one yields (class comment); a power of two. */
+    static final int SPIN_YIELD_PERIOD = 4;
 
     private final int maxSpins;
     private final int maxYields;
@@ -49,6 +60,10 @@ public final class IdleBackoff {
         switch (state) {
             case SPINNING -> {
                 if (count++ < maxSpins) {
+                    if (yieldsWhileSpinning(count)) {
+                        Thread.yield();
+                        return false;
+                    }
                     // Pause longer as the idle spell lasts (1, 2, 4 .. 32 pauses between searches):
                     // each search reads every queue's indices, lines that producers are writing.
                     for (int i = 1 << Math.min(count >>> 4, 5); i > 0; i--) {
@@ -72,6 +87,11 @@ public final class IdleBackoff {
                 return true;
             }
         }
+    }
+
+    /** Whether the given (1-based) search of the spin phase yields rather than pauses. */
+    static boolean yieldsWhileSpinning(int search) {
+        return (search & (SPIN_YIELD_PERIOD - 1)) == 0;
     }
 
     public void reset() {

@@ -26,6 +26,19 @@ class IdleBackoffTest {
     }
 
     @Test
+    void everyFourthSpinSearchYields() {
+        int yields = 0;
+        for (int search = 1; search <= IdleBackoff.DEFAULT_SPINS; search++) {
+            if (IdleBackoff.yieldsWhileSpinning(search)) {
+                yields++;
+                assertEquals(0, search % IdleBackoff.SPIN_YIELD_PERIOD, "search " + search);
+            }
+        }
+        assertEquals(IdleBackoff.DEFAULT_SPINS / IdleBackoff.SPIN_YIELD_PERIOD, yields);
+        assertFalse(IdleBackoff.yieldsWhileSpinning(1), "the first search after work pauses, it does not yield");
+    }
+
+    @Test
     void resetStartsSpinningAgain() {
         IdleBackoff backoff = new IdleBackoff(1, 0);
         backoff.idle();

@@ -40,6 +40,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  */
 public final class Dispatcher {
     private final Engine engine;
+    /** Tries at the lock before a slice-boundary caller queues on it (see {@link #lockForSlice()}). */
+    private static final int SLICE_LOCK_ATTEMPTS = 64;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final ShareLedger ledger;
     private final long quantumNanos;
@@ -125,7 +128,7 @@ public final class Dispatcher {
      * group allows this worker.
      */
     Group nextSlice(Worker worker, Group ending, long usedNanos, boolean pickNext) {
-        lock.lock();
+        lockForSlice();
         try {
             if (ending != null) {
                 charged(ending, usedNanos);
@@ -149,6 +152,27 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * Takes the lock at a slice boundary. A hold lasts well under a microsecond, but a thread that
+     * queues on the lock parks, and its release then costs the holder a futex wake-up of several
+     * microseconds and the waiter a wake-up as long (most of the cost of a decision, when slices
+     * are short and workers many). So a worker first retries for about as long as a few holds,
+     * yielding now and then in case the holder has lost its CPU, and only then queues.
+     */
+    private void lockForSlice() {
+        for (int attempt = 1; attempt <= SLICE_LOCK_ATTEMPTS; attempt++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            if (attempt % 16 == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        lock.lock();
+    }
+
     /** Under the lock (a pick's predicate): true when the group with ledger id {@code id} allows {@code worker}. */
     boolean eligible(int id, int worker) {
         Group group = byClient[id];
@@ -157,7 +181,7 @@ public final class Dispatcher {
 
     /** For a spare standing in on worker {@code w}: a runnable group it may serve, or null. */
     Group pickForSpare(IntPredicate eligible, RandomGenerator random) {
-        lock.lock();
+        lockForSlice();
         try {
             applyActivations();
             int id = ledger.pick(eligible, random);
@@ -170,7 +194,7 @@ public final class Dispatcher {
 
     /** Charges {@code group} for one task a spare ran, and checks whether the group is now done. */
     void chargeSpare(Group group, long usedNanos) {
-        lock.lock();
+        lockForSlice();
         try {
             if (group.isTerminated()) {
                 return;

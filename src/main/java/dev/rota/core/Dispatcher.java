@@ -39,10 +39,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * </ul>
  */
 public final class Dispatcher {
-    private final Engine engine;
     /** Tries at the lock before a slice-boundary caller queues on it (see {@link #lockForSlice()}). */
     private static final int SLICE_LOCK_ATTEMPTS = 64;
 
+    private final Engine engine;
     private final ReentrantLock lock = new ReentrantLock();
     private final ShareLedger ledger;
     private final long quantumNanos;
@@ -155,9 +155,9 @@ public final class Dispatcher {
     /**
      * Takes the lock at a slice boundary. A hold lasts well under a microsecond, but a thread that
      * queues on the lock parks, and its release then costs the holder a futex wake-up of several
-     * microseconds and the waiter a wake-up as long (most of the cost of a decision, when slices
-     * are short and workers many). So a worker first retries for about as long as a few holds,
-     * yielding now and then in case the holder has lost its CPU, and only then queues.
+     * microseconds and the waiter a wake-up as long: half the time of a decision in a profile of
+     * short slices (docs/BENCHMARKS.md, GroupOverheadBenchmark). So a worker first retries for a few
+     * microseconds, yielding now and then in case the holder has lost its CPU, and only then queues.
      */
     private void lockForSlice() {
         for (int attempt = 1; attempt <= SLICE_LOCK_ATTEMPTS; attempt++) {

@@ -15,8 +15,8 @@ package dev.rota.core;
  * runnable threads than CPUs), a worker that only spins holds that CPU for its whole scheduler
  * slice while the submitter it waits for cannot run. When the CPU has nothing else to run a yield
  * returns in under a microsecond, about the length of one long pause, so a dedicated core loses
- * nothing measurable; on a shared one, external-submission throughput roughly doubled on the 2-CPU
- * build machine (docs/BENCHMARKS.md).
+ * nothing measurable; on a shared one, external-submission throughput rose 1.6–2× on a 2-CPU
+ * machine (docs/BENCHMARKS.md).
  *
  * <p>Not thread-safe: one instance per worker.
  */

@@ -323,7 +323,7 @@ public final class Dispatcher {
     /** Shuts one group: no more submissions; it terminates once its queued and running tasks are done. */
     public void shutdown(Group group) {
         group.advanceRunState(Group.SHUTDOWN);
-        group.closeGates();
+        group.closeAdmission();
         lock.lock();
         try {
             maybeTerminate(group);
@@ -364,7 +364,7 @@ public final class Dispatcher {
             for (Group group : groups) {
                 if (group != keep) {
                     group.advanceRunState(Group.SHUTDOWN);
-                    group.closeGates();
+                    group.closeAdmission();
                     maybeTerminate(group);
                 }
             }
@@ -389,7 +389,7 @@ public final class Dispatcher {
 
     /** G3: a shut-down group with no task queued, on its way, or running terminates, and leaves the ledger (D2). */
     private void maybeTerminate(Group group) {
-        if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.gatesDrained()
+        if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.admissionClosed()
                 || group.hasWork() || ledger.slices(group.client) > 0) {
             return;
         }

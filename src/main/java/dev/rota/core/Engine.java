@@ -26,14 +26,17 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Invariants:
  * <ul>
- *   <li>E1: a submission is accepted exactly when its lane's {@link AdmissionGate} lets it in;
- *       shutdown closes every gate, so nothing is accepted after {@code shutdown()} returns.</li>
- *   <li>E2: after {@code SHUTDOWN}, a worker exits only when every gate is closed and drained and
- *       every inbox and deque is empty: all accepted tasks have then been taken (and, W2, will run).</li>
- *   <li>E3: {@code shutdownNow()} waits for the gates to drain, then takes every inbox's consumer
- *       token for good; by W1 no task can then move between queues, so draining the inboxes and
- *       stealing the deques empty returns every task not yet taken, each exactly once. A group's own
- *       shutdownNow does the same for its lanes; the two are serialized.</li>
+ *   <li>E1: a submission is accepted exactly when its group's {@link Admission} reserves room for
+ *       it; shutdown closes every admission, so nothing is accepted after {@code shutdown()}
+ *       returns.</li>
+ *   <li>E2: after {@code SHUTDOWN}, a worker exits only when every admission is closed, no
+ *       accepted task is still on its way into an inbox or waiting in one, and every deque is
+ *       empty: all accepted tasks have then been taken (and, W2, will run).</li>
+ *   <li>E3: {@code shutdownNow()} closes every admission and takes every inbox's consumer token for
+ *       good; by W1 no task can then move between queues, so draining the inboxes until every
+ *       accepted task is taken (A4), then stealing the deques empty, returns every task not yet
+ *       taken, each exactly once. A group's own shutdownNow does the same for its lanes; the two
+ *       are serialized.</li>
  *   <li>E4: the pool is TERMINATED when its last worker has exited; nothing runs afterwards.</li>
  * </ul>
  */
@@ -255,7 +258,7 @@ public final class Engine {
         }
         Group[] groups = dispatcher.groups();
         for (Group group : groups) {
-            if (!group.gatesDrained()) {
+            if (!group.admissionClosed()) {
                 return false;
             }
         }
@@ -412,7 +415,7 @@ public final class Engine {
 
     public void shutdown() {
         advanceRunState(SHUTDOWN);
-        dispatcher.closeAll();                           // E1: every gate of every group
+        dispatcher.closeAll();                           // E1: every admission of every group
         wakeAll();
     }
 
@@ -451,7 +454,7 @@ public final class Engine {
         if (!group.advanceRunState(Group.STOP)) {
             return pending;
         }
-        group.closeGates();
+        group.closeAdmission();
         synchronized (stopLock) {
             group.drainTo(pending);
         }

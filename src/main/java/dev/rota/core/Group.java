@@ -16,17 +16,19 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Invariants:
  * <ul>
- *   <li>G1 (admission): {@code queued} counts tasks reserved or sitting in inboxes; it is raised
- *       before an offer and lowered only after a worker has moved the tasks into a deque, so
- *       {@code queued == 0} with every deque empty means the group holds no task.</li>
+ *   <li>G1 (admission): the {@link Admission} counts tasks reserved or sitting in inboxes; a
+ *       reservation is made before an offer, and a task counts as taken only after a worker has
+ *       moved it into a deque (or taken it to run), so no task pending there with every deque empty
+ *       means the group holds no task waiting to run.</li>
  *   <li>G2 (activation, with {@link Dispatcher}): while the group holds a task, it is runnable in
  *       the ledger or an activation of it is queued (or about to be, by the submitter that set
  *       {@code PENDING}). A submitter offers, then reads the activation state; the dispatcher
  *       writes {@code IDLE}, then re-reads the queues: both through volatile accesses, so at least
  *       one of them sees the other (the same pairing as the park protocol W3).</li>
  *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
- *       the gates refuses later offers; the group terminates once it is shut down, its gates are
- *       drained, it holds no task and no slice of it runs.</li>
+ *       the admission refuses later offers; the group terminates once it is shut down, its
+ *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, and
+ *       no slice of it runs.</li>
  * </ul>
  */
 public final class Group {
@@ -47,14 +49,12 @@ public final class Group {
     static final int STOP = 2;
     static final int TERMINATED = 3;
 
-    private static final VarHandle QUEUED;
     private static final VarHandle ACTIVATION;
     private static final VarHandle RUN_STATE;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            QUEUED = lookup.findVarHandle(Group.class, "queued", long.class);
             ACTIVATION = lookup.findVarHandle(Group.class, "activation", int.class);
             RUN_STATE = lookup.findVarHandle(Group.class, "runState", int.class);
         } catch (ReflectiveOperationException e) {
@@ -68,21 +68,20 @@ public final class Group {
     /** This group's entry in the ledger; written once under the dispatcher's lock before publication. */
     final ClientNode client;
 
+    /** Admission into the bounded queue; its counters have cache lines of their own. */
+    final Admission admission;
+
     /*
-     * Layout. Every submission reads the run state, capacity, mask and lanes; those fields change
-     * rarely and must not share a cache line with fields written per task or per slice, or each
-     * write would cost every submitter a miss. HotSpot lays out long fields first, in declaration
-     * order, then ints (the first filling the gap after the header), booleans and references, so
-     * the padding longs below keep the per-task counter {@code queued} and the per-slice figures
-     * each on a line of their own, away from the read-mostly ints and references that follow.
+     * Layout. Every submission reads the run state, admission, mask and lanes; those fields change
+     * rarely and must not share a cache line with fields written per slice, or each write would
+     * cost every submitter a miss. HotSpot lays out long fields first, in declaration order, then
+     * ints (the first filling the gap after the header), booleans and references, so the padding
+     * longs below keep the per-slice figures on a line of their own, away from the read-mostly
+     * ints and references that follow.
      */
     private volatile int runState = OPEN;                // fills the header's gap: read by every offer
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
-    /** Written by every offer and every move out of an inbox. */
-    private volatile long queued;
-    @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16, p17;
     // Under the dispatcher's lock, once per slice; volatile so that figures can be read without it.
     volatile long cpuTimeNanos;
     volatile long slices;
@@ -91,7 +90,6 @@ public final class Group {
     private long p21, p22, p23, p24, p25, p26, p27;
     /** Written when the group goes idle or active, not per task or per slice (see Dispatcher.reconcile). */
     private volatile int activation = IDLE;
-    private volatile int capacity;
     /** Under the dispatcher's lock, written only when it changes. */
     volatile boolean runnable;
     /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
@@ -105,7 +103,7 @@ public final class Group {
         this.engine = engine;
         this.name = name;
         this.client = client;
-        this.capacity = checkCapacity(capacity);
+        this.admission = new Admission(capacity);
         int workers = engine.workerCount();
         this.lanes = new Lane[workers];
         for (int w = 0; w < workers; w++) {
@@ -137,35 +135,31 @@ public final class Group {
      * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
      */
     public int offer(Runnable task) {
-        if (runState != OPEN) {
+        if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
-        long before = (long) QUEUED.getAndAdd(this, 1L);
-        if (before >= capacity) {
+        int admitted = admission.reserve();
+        if (admitted != ACCEPTED) {
             withdrawReservation();
-            return FULL;
+            return admitted;
         }
         Lane lane = laneFor(Thread.currentThread());
-        if (!lane.inbox.offer(task)) {
-            withdrawReservation();
-            return CLOSED;
-        }
+        lane.inbox.offer(task);
         noteWork();                                      // G2: after the offer
         engine.signalWork(this, lane.worker);            // W3: after the offer
         return ACCEPTED;
     }
 
     /**
-     * Gives back the admission reserved by an offer that failed. A shutdown that looked at the
-     * group while the reservation stood saw it as work, and did not terminate the group (G3); with
-     * the workers parked nothing would look again. So a submitter that finds the group shut down
-     * after its decrement asks the dispatcher to look again. Both sides are volatile accesses (the
-     * stopper writes the run state, then reads {@code queued}; the submitter writes {@code queued},
-     * then reads the run state), so at least one of them sees the other's write.
+     * Gives back a refused reservation. A shutdown that looked at the group while the reservation
+     * stood saw it as work, and did not terminate the group (G3); with the workers parked nothing
+     * would look again. So a submitter that finds the admission closed when it withdraws asks the
+     * dispatcher to look again. Closing and withdrawing are read-modify-writes of one word, so
+     * either the close comes first and the withdrawal sees it, or the withdrawal comes first and
+     * every look after the close sees it.
      */
     private void withdrawReservation() {
-        QUEUED.getAndAdd(this, -1L);
-        if (runState >= SHUTDOWN) {
+        if (admission.withdraw()) {
             engine.dispatcher().settle(this);
         }
     }
@@ -189,9 +183,9 @@ public final class Group {
         }
     }
 
-    /** Gives back the admission of {@code n} tasks moved out of an inbox (G1: after the move). */
+    /** Counts {@code n} tasks moved out of an inbox (G1: after the move). */
     void tasksTaken(int n) {
-        QUEUED.getAndAdd(this, (long) -n);
+        admission.taken(n);
     }
 
     /** Counts a submission refused because the queue was full or the group shut down. */
@@ -215,7 +209,7 @@ public final class Group {
 
     /** True when some task of this group waits in a queue or is on its way into one (volatile reads). */
     boolean hasWork() {
-        if ((long) QUEUED.getVolatile(this) > 0) {
+        if (admission.pending() > 0) {
             return true;
         }
         for (Lane lane : lanes) {
@@ -252,19 +246,12 @@ public final class Group {
     // ---- capacity -------------------------------------------------------------------------------
 
     public int capacity() {
-        return capacity;
+        return admission.capacity();
     }
 
     /** Changes the bound on queued tasks; tasks already queued above a lowered bound stay queued. */
     public void setCapacity(int capacity) {
-        this.capacity = checkCapacity(capacity);
-    }
-
-    private static int checkCapacity(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("queue capacity must be >= 1: " + capacity);
-        }
-        return capacity;
+        admission.setCapacity(capacity);
     }
 
     // ---- run state ----------------------------------------------------------------------------
@@ -293,20 +280,14 @@ public final class Group {
         return runState == TERMINATED;
     }
 
-    /** Refuses later submissions (G3); each lane's gate, then the fast check in offer. */
-    void closeGates() {
-        for (Lane lane : lanes) {
-            lane.inbox.gate().close();
-        }
+    /** Refuses later submissions (G3); the run state, written before, is only offer's fast check. */
+    void closeAdmission() {
+        admission.close();
     }
 
-    boolean gatesDrained() {
-        for (Lane lane : lanes) {
-            if (!lane.inbox.gate().isDrained()) {
-                return false;
-            }
-        }
-        return true;
+    /** True once no submission can be accepted any more; whether one is still on its way in, {@link #hasWork} says. */
+    boolean admissionClosed() {
+        return admission.isClosed();
     }
 
     /** Marks the group terminated; under the dispatcher's lock, once. */
@@ -321,24 +302,35 @@ public final class Group {
 
     /**
      * Moves every task that no worker has taken into {@code sink}, each exactly once (E3 for one
-     * group): with the gates closed and drained, takes each inbox's consumer token for good (skipping
-     * one another stopper took), drains it, then steals every deque empty.
+     * group). With the admission closed, takes each inbox's consumer token for good (skipping one
+     * another stopper took, which drains that inbox), then drains the inboxes until every accepted
+     * task is taken (A4): a submitter that reserved before the close may still be offering, for a
+     * few instructions. Then steals every deque empty.
      */
     void drainTo(List<Runnable> sink) {
-        for (Lane lane : lanes) {
-            while (!lane.inbox.gate().isDrained()) {
-                Thread.onSpinWait();                     // producers leave the gate in a few instructions
-            }
+        boolean[] mine = new boolean[lanes.length];
+        for (int w = 0; w < lanes.length; w++) {
+            mine[w] = lanes[w].inbox.stopConsumer();
         }
-        for (Lane lane : lanes) {
-            if (lane.inbox.stopConsumer()) {
-                Runnable task;
-                int n = 0;
-                while ((task = lane.inbox.poll()) != null) {
-                    sink.add(task);
-                    n++;
+        for (int round = 1; ; round++) {
+            int n = 0;
+            for (int w = 0; w < lanes.length; w++) {
+                if (mine[w]) {
+                    Runnable task;
+                    while ((task = lanes[w].inbox.poll()) != null) {
+                        sink.add(task);
+                        n++;
+                    }
                 }
-                tasksTaken(n);
+            }
+            tasksTaken(n);
+            if (admission.pending() == 0) {
+                break;
+            }
+            if ((round & 63) == 0) {
+                Thread.yield();                          // the submitter may have lost its CPU
+            } else {
+                Thread.onSpinWait();
             }
         }
         for (Lane lane : lanes) {
@@ -371,7 +363,7 @@ public final class Group {
 
     /** Tasks accepted and not yet started (an estimate while tasks move). */
     public long queuedTasks() {
-        long sum = Math.max(0, (long) QUEUED.getVolatile(this));
+        long sum = admission.pending();
         for (Lane lane : lanes) {
             sum += lane.deque.size();
         }

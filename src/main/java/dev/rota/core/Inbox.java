@@ -8,16 +8,11 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 /**
  * Multi-producer inbox of one worker: tasks submitted from any thread wait here until a worker
  * moves them into its {@link TaskDeque}. Usually the owning worker drains it; an idle worker may
- * drain another's inbox so that no task waits behind a long-running one.
+ * drain another's inbox so that no task waits behind a long-running one. Whether a task may be
+ * offered at all is its group's {@link Admission}'s decision, made before the offer.
  *
- * <p>Invariants:
- * <ul>
- *   <li>I1: the JCTools queue is single-consumer; the consumer is whoever holds the consumer token,
- *       so at most one thread polls at a time.</li>
- *   <li>I2: every offer passes the {@link AdmissionGate}: an offer that returns true has its task
- *       in the queue before the gate's producer count falls, so a drained, closed gate means the
- *       queue holds every accepted task.</li>
- * </ul>
+ * <p>Invariant I1: the JCTools queue is single-consumer; the consumer is whoever holds the consumer
+ * token, so at most one thread polls at a time.
  *
  * <p>Memory ordering: acquiring the token is a CAS (acquire) and releasing it a release store; the
  * queue's consumer-side fields are written plainly by one holder and read by the next, ordered by
@@ -39,7 +34,6 @@ public final class Inbox {
     }
 
     private final MpscUnboundedAtomicArrayQueue<Runnable> queue;
-    private final AdmissionGate gate = new AdmissionGate();
     @SuppressWarnings("unused")
     private long p1, p2, p3, p4, p5, p6, p7;
     private volatile int token;
@@ -53,17 +47,9 @@ public final class Inbox {
         this.queue = new MpscUnboundedAtomicArrayQueue<>(chunk);
     }
 
-    /** Adds {@code task} unless the gate is closed; false means rejected (nothing was queued). */
-    public boolean offer(Runnable task) {
-        if (!gate.enter()) {
-            return false;
-        }
-        try {
-            queue.offer(task);
-        } finally {
-            gate.exit();                                 // after the offer: keeps I2
-        }
-        return true;
+    /** Adds {@code task}; the caller holds an admission for it. */
+    public void offer(Runnable task) {
+        queue.offer(task);
     }
 
     /** Takes the consumer token without waiting; true when this thread may now poll. */
@@ -118,9 +104,5 @@ public final class Inbox {
     /** An estimate of the queued tasks. */
     public int size() {
         return queue.size();
-    }
-
-    public AdmissionGate gate() {
-        return gate;
     }
 }

@@ -150,7 +150,7 @@ final class Worker implements Runnable {
                 if (engine.mayWorkerExit()) {
                     return;
                 }
-                Thread.yield();                          // a producer is still inside a gate
+                Thread.yield();                          // a task is still queued, or on its way in
                 continue;
             }
             if (backoff.idle()) {

@@ -16,7 +16,9 @@ the p0.50, p0.99 and p0.999 lines that JMH prints.
 
 Several files (runs of the same benchmark, e.g. with the pools in opposite orders) are pooled: the
 forks of all runs give one median, and JMH's figures are listed per run. A second table gives Rota's
-ratios run by run (median of that run's forks), to show how far the runs agree.
+ratios run by run (median of that run's forks), to show how far the runs agree, and the median of
+those ratios: with many short runs that each hold every pool (jmh/paired.sh), the figure least
+disturbed by a machine whose speed drifts over minutes.
 
 --ratio PARAM=A/B adds a table of ratios across a parameter: for each row whose PARAM is A, its median
 of forks (each percentile, for sample time) over the median of the row that differs only by PARAM = B.
@@ -229,19 +231,25 @@ def print_class(cls, groups, unit, mode):
                 if pool == ROTA:
                     continue
                 per_run = []
+                numbers = []
                 for run in runs:
                     mine, theirs = pools[ROTA]["runs"].get(run), pools[pool]["runs"].get(run)
-                    per_run.append(times(headline(median_of(mine)) / headline(median_of(theirs)))
-                                   if mine and theirs else "—")
-                cells = [method, str(threads)] + [str(values.get(n, "")) for n in names] + [pool, " / ".join(per_run)]
+                    if mine and theirs:
+                        numbers.append(headline(median_of(mine)) / headline(median_of(theirs)))
+                        per_run.append(times(numbers[-1]))
+                    else:
+                        per_run.append("—")
+                middle = times(statistics.median(numbers)) if numbers else "—"
+                cells = ([method, str(threads)] + [str(values.get(n, "")) for n in names]
+                         + [pool, " / ".join(per_run), f"**{middle}**"])
                 lines.append("| " + " | ".join(cells) + " |")
         if lines:
             print("Rota ÷ this pool, run by run (median of each run's forks"
                   + (f", {pct_name(RATIO_PERCENTILE)}" if sample else "") + "):")
             print()
             print("| benchmark | threads | " + " | ".join(names) + (" | " if names else "")
-                  + "pool | " + " / ".join(f"run {i + 1}" for i in runs) + " |")
-            print("|---|---|" + "---|" * len(names) + "---|---|")
+                  + "pool | " + " / ".join(f"run {i + 1}" for i in runs) + " | median of the runs |")
+            print("|---|---|" + "---|" * len(names) + "---|---|---|")
             for line in lines:
                 print(line)
             print()

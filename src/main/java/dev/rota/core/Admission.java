@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * Admission into one group's bounded queue: decides, atomically with closing, whether a
  * submission is accepted, and counts the accepted tasks not yet taken out of the group's inboxes.
- * One read-modify-write per submission, on a cache line that only submitters write.
+ * One read-modify-write per submission (besides the inbox's own), on a cache line that only
+ * submitters write.
  *
  * <pre>
  *   admitted: bit 62 = CLOSED; bits 0..61 = reservations made and not withdrawn

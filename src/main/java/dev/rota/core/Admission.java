@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>A submitter reserves (raises {@code admitted}), then offers its task to an inbox; whoever
  * moves tasks out of an inbox raises {@code taken} after the move. A reservation refused because
- * the admission is closed or full is withdrawn at once and never offered. Reservations are not
+ * the admission is closed or full is withdrawn within the same call and never offered. Reservations are not
  * checked against {@code taken} on every submission: only when they reach the cached limit is
  * {@code taken} read again, as a bounded JCTools queue caches its consumer index, so that the
  * consumers' writes cost a submitter nothing while the queue is far from full.
@@ -26,9 +26,9 @@ import java.lang.invoke.VarHandle;
  * <ul>
  *   <li>A1: {@code taken <= count(admitted)} at every moment: a task is taken only after its
  *       reservation was made, and a reservation that is withdrawn was never offered.</li>
- *   <li>A2: {@link #reserve} succeeds only while open; once {@link #close()} has returned, none
+ *   <li>A2: {@link #admit} succeeds only while open; once {@link #close()} has returned, none
  *       does. Both are read-modify-writes of {@code admitted}, so they are totally ordered.</li>
- *   <li>A3: {@link #reserve} succeeds only if, at some moment during the call, the reservations
+ *   <li>A3: {@link #admit} succeeds only if, at some moment during the call, the reservations
  *       made before it were fewer than {@code taken + capacity}.</li>
  *   <li>A4: when {@link #pending()} returns 0, then at the moment it read {@code admitted} every
  *       accepted task had been taken out of the inboxes and no accepted submission was still on its
@@ -83,20 +83,22 @@ final class Admission {
     }
 
     /**
-     * Reserves room for one task. On {@link #ACCEPTED} the caller must offer its task to an inbox;
-     * otherwise it must call {@link #withdraw()} before returning.
+     * Reserves room for one task, or refuses. On {@link #ACCEPTED} the caller must offer its task to
+     * an inbox. A refused reservation is withdrawn before this returns; the answer is then
+     * {@link #CLOSED} when the admission was closed by the time of the withdrawal, even if it was
+     * refused as full: a caller that sees CLOSED knows that whoever closed the admission may have
+     * counted the reservation as work (see {@code Group.offer}).
      *
      * @return {@link #ACCEPTED}, {@link #FULL} or {@link #CLOSED}
      */
-    int reserve() {
+    int admit() {
         long before = (long) ADMITTED.getAndAdd(this, 1L);
-        if ((before & CLOSED_BIT) != 0) {
-            return CLOSED;
-        }
-        if (before < limit || before < refreshLimit()) {  // A3: before is the count, the bit being clear
+        if ((before & CLOSED_BIT) == 0
+                && (before < limit || before < refreshLimit())) {  // A3: before is the count, the bit being clear
             return ACCEPTED;
         }
-        return FULL;
+        long closed = (long) ADMITTED.getAndAdd(this, -1L) & CLOSED_BIT;
+        return closed != 0 ? CLOSED : FULL;
     }
 
     /**
@@ -113,11 +115,6 @@ final class Admission {
         return fresh;
     }
 
-    /** Withdraws a refused reservation; returns true when the admission was closed by then. */
-    boolean withdraw() {
-        return ((long) ADMITTED.getAndAdd(this, -1L) & CLOSED_BIT) != 0;
-    }
-
     /** Counts {@code n} tasks moved out of an inbox; call after the move (A1, A4). */
     void taken(int n) {
         TAKEN.getAndAdd(this, (long) n);
@@ -132,7 +129,7 @@ final class Admission {
         return (admitted & COUNT) - t;
     }
 
-    /** Refuses all later reservations (A2). Idempotent. */
+    /** Refuses all later admissions (A2). Idempotent. */
     void close() {
         ADMITTED.getAndBitwiseOr(this, CLOSED_BIT);
     }

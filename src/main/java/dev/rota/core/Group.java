@@ -132,15 +132,24 @@ public final class Group {
      * group, else on the lane of an allowed worker chosen by the caller's thread id (so one outside
      * thread keeps to one inbox). Then makes sure the group will be picked (G2) and wakes a worker.
      *
+     * <p>A refused admission stood for a moment; a shutdown that looked at the group then saw it as
+     * work and did not terminate the group (G3), and with the workers parked nothing would look
+     * again. So a submitter refused as CLOSED (the admission was closed when it withdrew) asks the
+     * dispatcher to look again. Closing and withdrawing are read-modify-writes of one word, so either
+     * the close comes first and the withdrawal sees it, or the withdrawal comes first and every look
+     * after the close sees it.
+     *
      * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
      */
     public int offer(Runnable task) {
         if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
-        int admitted = admission.reserve();
+        int admitted = admission.admit();
         if (admitted != ACCEPTED) {
-            withdrawReservation();
+            if (admitted == CLOSED) {
+                engine.dispatcher().settle(this);        // G3: see above
+            }
             return admitted;
         }
         Lane lane = laneFor(Thread.currentThread());
@@ -150,19 +159,6 @@ public final class Group {
         return ACCEPTED;
     }
 
-    /**
-     * Gives back a refused reservation. A shutdown that looked at the group while the reservation
-     * stood saw it as work, and did not terminate the group (G3); with the workers parked nothing
-     * would look again. So a submitter that finds the admission closed when it withdraws asks the
-     * dispatcher to look again. Closing and withdrawing are read-modify-writes of one word, so
-     * either the close comes first and the withdrawal sees it, or the withdrawal comes first and
-     * every look after the close sees it.
-     */
-    private void withdrawReservation() {
-        if (admission.withdraw()) {
-            engine.dispatcher().settle(this);
-        }
-    }
 
     /** The lane a submission from {@code thread} goes to. */
     private Lane laneFor(Thread thread) {

@@ -1,7 +1,6 @@
 package dev.rota.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,33 +8,24 @@ import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
 
-    /** Reserves like Group.offer: a refused reservation is withdrawn at once. */
-    private static int offer(Admission admission) {
-        int result = admission.reserve();
-        if (result != Admission.ACCEPTED) {
-            admission.withdraw();
-        }
-        return result;
-    }
-
     @Test
     void acceptsExactlyCapacityThenRefusesAsFull() {
         Admission admission = new Admission(3);
         for (int i = 0; i < 3; i++) {
-            assertEquals(Admission.ACCEPTED, offer(admission), "reservation " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(), "reservation " + i);
         }
-        assertEquals(Admission.FULL, offer(admission));
+        assertEquals(Admission.FULL, admission.admit());
         assertEquals(3, admission.pending(), "the refused reservation was withdrawn");
     }
 
     @Test
     void aTakeFreesExactlyOnePlace() {
         Admission admission = new Admission(2);
-        offer(admission);
-        offer(admission);
+        admission.admit();
+        admission.admit();
         admission.taken(1);
-        assertEquals(Admission.ACCEPTED, offer(admission));
-        assertEquals(Admission.FULL, offer(admission));
+        assertEquals(Admission.ACCEPTED, admission.admit());
+        assertEquals(Admission.FULL, admission.admit());
         assertEquals(2, admission.pending());
     }
 
@@ -43,22 +33,21 @@ class AdmissionTest {
     void theCachedLimitFollowsTakesOverManyRounds() {
         Admission admission = new Admission(2);
         for (int i = 0; i < 10_000; i++) {
-            assertEquals(Admission.ACCEPTED, offer(admission), "round " + i);
-            assertEquals(Admission.ACCEPTED, offer(admission), "round " + i);
-            assertEquals(Admission.FULL, offer(admission), "round " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(), "round " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(), "round " + i);
+            assertEquals(Admission.FULL, admission.admit(), "round " + i);
             admission.taken(2);
         }
         assertEquals(0, admission.pending());
     }
 
     @Test
-    void closedAdmissionRefusesAndWithdrawalSeesTheClose() {
+    void closedAdmissionRefusesAndLeavesNothingBehind() {
         Admission admission = new Admission(Group.UNBOUNDED);
-        assertEquals(Admission.ACCEPTED, offer(admission));
+        assertEquals(Admission.ACCEPTED, admission.admit());
         admission.close();
         assertTrue(admission.isClosed());
-        assertEquals(Admission.CLOSED, admission.reserve());
-        assertTrue(admission.withdraw(), "the withdrawal reports the close");
+        assertEquals(Admission.CLOSED, admission.admit());
         assertEquals(1, admission.pending(), "the task accepted before the close still counts");
         admission.taken(1);
         assertEquals(0, admission.pending());
@@ -67,37 +56,39 @@ class AdmissionTest {
     }
 
     @Test
-    void aWithdrawalBeforeTheCloseReportsOpen() {
+    void aFullAdmissionThatIsClosedRefusesAsClosed() {
         Admission admission = new Admission(1);
-        offer(admission);
-        assertEquals(Admission.FULL, admission.reserve());
-        assertFalse(admission.withdraw());
+        admission.admit();
+        assertEquals(Admission.FULL, admission.admit());
+        admission.close();
+        assertEquals(Admission.CLOSED, admission.admit(), "closed weighs more than full");
+        assertEquals(1, admission.pending());
     }
 
     @Test
     void loweringTheCapacityAppliesToTheNextReservationThoughTheCachedLimitWasHigher() {
         Admission admission = new Admission(100);
-        offer(admission);
-        offer(admission);
+        admission.admit();
+        admission.admit();
         admission.setCapacity(2);
-        assertEquals(Admission.FULL, offer(admission));
+        assertEquals(Admission.FULL, admission.admit());
         assertEquals(2, admission.capacity());
         admission.setCapacity(1);
-        assertEquals(Admission.FULL, offer(admission), "tasks above a lowered bound stay; no new ones");
+        assertEquals(Admission.FULL, admission.admit(), "tasks above a lowered bound stay; no new ones");
         admission.taken(2);
-        assertEquals(Admission.ACCEPTED, offer(admission));
-        assertEquals(Admission.FULL, offer(admission));
+        assertEquals(Admission.ACCEPTED, admission.admit());
+        assertEquals(Admission.FULL, admission.admit());
     }
 
     @Test
     void raisingTheCapacityMakesRoomAtOnce() {
         Admission admission = new Admission(1);
-        offer(admission);
-        assertEquals(Admission.FULL, offer(admission));
+        admission.admit();
+        assertEquals(Admission.FULL, admission.admit());
         admission.setCapacity(3);
-        assertEquals(Admission.ACCEPTED, offer(admission));
-        assertEquals(Admission.ACCEPTED, offer(admission));
-        assertEquals(Admission.FULL, offer(admission));
+        assertEquals(Admission.ACCEPTED, admission.admit());
+        assertEquals(Admission.ACCEPTED, admission.admit());
+        assertEquals(Admission.FULL, admission.admit());
     }
 
     @Test

@@ -154,7 +154,7 @@ final class Admission {
         } while (!LIMIT.compareAndSet(this, seen, taken + capacity));
     }
 
-    static int checkCapacity(int capacity) {
+    private static int checkCapacity(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("queue capacity must be >= 1: " + capacity);
         }

@@ -159,7 +159,6 @@ public final class Group {
         return ACCEPTED;
     }
 
-
     /** The lane a submission from {@code thread} goes to. */
     private Lane laneFor(Thread thread) {
         WorkerMask m = mask;
@@ -319,7 +318,9 @@ public final class Group {
                     }
                 }
             }
-            tasksTaken(n);
+            if (n > 0) {
+                tasksTaken(n);                           // no write on the workers' line for an empty round
+            }
             if (admission.pending() == 0) {
                 break;
             }

@@ -38,7 +38,7 @@ public final class ActivationTests {
             inbox.tryAcquireConsumer();
             inbox.poll();
             inbox.releaseConsumer();
-            group.tasksTaken(1);
+            group.tasksTaken(0, 1);
         }
 
         @Actor

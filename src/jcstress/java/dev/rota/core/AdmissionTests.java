@@ -8,13 +8,15 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.J_Result;
 import org.openjdk.jcstress.infra.results.IJ_Result;
 
 /**
- * The {@link Admission} protocol (A1–A4): one read-modify-write per reservation, a cached limit,
- * closing in the same word, and a pending count read consumers-first.
+ * The {@link Admission} protocol (A1–A4): one read-modify-write per reservation on a stripe, a limit
+ * moved only under the lock, places lent to stripes and reclaimed from them while their submitters
+ * reserve, closing in the same word as the count, and a pending count read consumers-first.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.AdmissionTests.*'}
  */
 public final class AdmissionTests {
@@ -27,16 +29,16 @@ public final class AdmissionTests {
     @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "both refused with a free place")
     @State
     public static class TwoReserversForOnePlace {
-        final Admission admission = new Admission(1);
+        final Admission admission = new Admission(1, 1);
 
         @Actor
         public void first(II_Result r) {
-            r.r1 = admission.admit();
+            r.r1 = admission.admit(0);
         }
 
         @Actor
         public void second(II_Result r) {
-            r.r2 = admission.admit();
+            r.r2 = admission.admit(0);
         }
     }
 
@@ -52,20 +54,20 @@ public final class AdmissionTests {
     @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "refused, yet its reservation stands")
     @State
     public static class ReserveRacingTake {
-        final Admission admission = new Admission(1);
+        final Admission admission = new Admission(1, 1);
 
         public ReserveRacingTake() {
-            admission.admit();                         // the queued task
+            admission.admit(0);                         // the queued task
         }
 
         @Actor
         public void consumer() {
-            admission.taken(1);
+            admission.taken(0, 1);
         }
 
         @Actor
         public void submitter(II_Result r) {
-            r.r1 = admission.admit();
+            r.r1 = admission.admit(0);
         }
 
         @Arbiter
@@ -85,11 +87,11 @@ public final class AdmissionTests {
     @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "refused but counted: the group never terminates")
     @State
     public static class ReserveRacingClose {
-        final Admission admission = new Admission(Group.UNBOUNDED);
+        final Admission admission = new Admission(Group.UNBOUNDED, 2);
 
         @Actor
         public void submitter(II_Result r) {
-            r.r1 = admission.admit();
+            r.r1 = admission.admit(1);                    // close must reach every stripe, not just the first
         }
 
         @Actor
@@ -116,15 +118,15 @@ public final class AdmissionTests {
     @Outcome(id = "1, 2", expect = FORBIDDEN, desc = "neither saw the other: termination is missed")
     @State
     public static class WithdrawRacingClose {
-        final Admission admission = new Admission(1);
+        final Admission admission = new Admission(1, 1);
 
         public WithdrawRacingClose() {
-            admission.admit();                           // the queued task: the next admission is refused
+            admission.admit(0);                           // the queued task: the next admission is refused
         }
 
         @Actor
         public void submitter(IJ_Result r) {
-            r.r1 = admission.admit();
+            r.r1 = admission.admit(0);
         }
 
         @Actor
@@ -144,17 +146,110 @@ public final class AdmissionTests {
     @Outcome(id = "-1", expect = FORBIDDEN, desc = "taken read after admitted: a take counted without its reservation")
     @State
     public static class PendingNeverNegative {
-        final Admission admission = new Admission(Group.UNBOUNDED);
+        final Admission admission = new Admission(Group.UNBOUNDED, 1);
 
         @Actor
         public void submitterThenWorker() {
-            admission.admit();
-            admission.taken(1);
+            admission.admit(0);
+            admission.taken(0, 1);
         }
 
         @Actor
         public void observer(J_Result r) {
             r.r1 = admission.pending();
+        }
+    }
+
+    /** A3 across stripes: two submitters on different stripes race for the one place of the queue. */
+    @JCStressTest
+    @Outcome(id = {"0, 1", "1, 0"}, expect = ACCEPTABLE, desc = "one accepted, the other refused as full")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both accepted: the bound is exceeded")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "both refused with a free place")
+    @State
+    public static class TwoStripesForOnePlace {
+        final Admission admission = new Admission(1, 2);
+
+        @Actor
+        public void first(II_Result r) {
+            r.r1 = admission.admit(0);
+        }
+
+        @Actor
+        public void second(II_Result r) {
+            r.r2 = admission.admit(1);
+        }
+    }
+
+    /**
+     * A3 while places are reclaimed: capacity 4, three tasks pending. Stripe 0 holds one unused place
+     * that its submitter can take without the lock; stripe 1 is at its quota and nothing is free, so
+     * its submitter reclaims stripe 0's unused place. Exactly one of them gets the last place.
+     * r1, r2: the submitters' results; r3: pending afterwards.
+     */
+    @JCStressTest
+    @Outcome(id = {"0, 1, 4", "1, 0, 4"}, expect = ACCEPTABLE, desc = "one got the last place")
+    @Outcome(id = "0, 0, 5", expect = FORBIDDEN, desc = "both accepted: the reclaimed place was used twice")
+    @Outcome(id = "1, 1, 3", expect = FORBIDDEN, desc = "both refused with a free place")
+    @State
+    public static class ReserveRacingReclaim {
+        final Admission admission = new Admission(4, 2);
+
+        public ReserveRacingReclaim() {
+            admission.admit(0);                           // lends stripe 0 half of 4: one used, one unused
+            admission.admit(1);                           // stripe 1 borrows the rest, one place at a time
+            admission.admit(1);
+        }
+
+        @Actor
+        public void ownerOfTheUnusedPlace(III_Result r) {
+            r.r1 = admission.admit(0);
+        }
+
+        @Actor
+        public void reclaimer(III_Result r) {
+            r.r2 = admission.admit(1);
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r3 = (int) admission.pending();
+        }
+    }
+
+    /**
+     * A3 with a lowered capacity: two tasks pending on stripe 0, whose quota has room for more, when
+     * the capacity is lowered to 2. A reservation that starts after the lowering returned must be
+     * refused; one that raced it may be accepted. r1: the reservation (on stripe 0, without the lock
+     * if its limit allows); r2: a reservation made after setCapacity returned, on the setter's
+     * thread (stripe 1); r3: pending afterwards.
+     */
+    @JCStressTest
+    @Outcome(id = {"0, 1, 3", "1, 1, 2"}, expect = ACCEPTABLE, desc = "the later reservation is refused")
+    @Outcome(id = "0, 0, 4", expect = FORBIDDEN, desc = "accepted after the bound was lowered below the pending tasks")
+    @Outcome(id = "1, 0, 3", expect = FORBIDDEN, desc = "accepted after the bound was lowered to the pending tasks")
+    @State
+    public static class ReserveRacingLoweredCapacity {
+        final Admission admission = new Admission(8, 2);
+
+        public ReserveRacingLoweredCapacity() {
+            admission.admit(0);                           // stripe 0 borrows 4 places
+            admission.admit(0);
+        }
+
+        @Actor
+        public void submitter(III_Result r) {
+            r.r1 = admission.admit(0);
+        }
+
+        @Actor
+        public void lowerer(III_Result r) {
+            admission.setCapacity(2);
+            r.r2 = admission.admit(1);
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r3 = (int) admission.pending();
         }
     }
 }

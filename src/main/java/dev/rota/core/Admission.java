@@ -1,40 +1,39 @@
 package dev.rota.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * Admission into one group's bounded queue: decides, atomically with closing, whether a
  * submission is accepted, and counts the accepted tasks not yet taken out of the group's inboxes.
- * One read-modify-write per submission (besides the inbox's own), on a cache line that only
- * submitters write.
  *
- * <pre>
- *   admitted: bit 62 = CLOSED; bits 0..61 = reservations made and not withdrawn
- *   taken:    tasks moved out of the inboxes, only growing (written by consumers, per batch)
- *   limit:    a cached bound for reservations, never above taken + capacity of some earlier moment
- * </pre>
+ * <p>The counters are striped, one {@link AdmissionStripe} per lane, so that submitters feeding
+ * different lanes never write the same cache line: a submission costs one read-modify-write on its
+ * own stripe (besides the inbox's own). The bound stays exact across stripes by lending: each stripe
+ * holds a quota of places, lent out of the group's capacity, and reserves against a limit of
+ * {@code taken + quota}. Only when a stripe reaches its limit does its submitter take the lock, give
+ * back the places its taken tasks freed, and borrow more: half of what is free, or, when nothing is,
+ * every place the other stripes hold unused. So a submission is refused as full only when the
+ * accepted tasks not yet taken fill the capacity, whichever stripes they went through.
  *
- * <p>A submitter reserves (raises {@code admitted}), then offers its task to an inbox; whoever
- * moves tasks out of an inbox raises {@code taken} after the move. A reservation refused because
- * the admission is closed or full is withdrawn within the same call and never offered. Reservations are not
- * checked against {@code taken} on every submission: only when they reach the cached limit is
- * {@code taken} read again, as a bounded JCTools queue caches its consumer index, so that the
- * consumers' writes cost a submitter nothing while the queue is far from full.
+ * <p>Reclaiming a stripe's unused places while its submitters reserve without the lock: the lock
+ * holder first lowers the stripe's limit to the tasks taken so far, then reads its count. A reservation
+ * that passed the old limit made its increment before it read the limit, so before the lowering
+ * and before the count was read (all are volatile accesses, totally ordered); one that reads the
+ * new limit fails. So no more than the count read can ever be accepted on that stripe until its
+ * limit is raised again, and its quota can shrink to that count minus the tasks taken.
  *
- * <p>Invariants:
+ * <p>Invariants (under the lock unless said):
  * <ul>
- *   <li>A1: {@code taken <= count(admitted)} at every moment: a task is taken only after its
- *       reservation was made, and a reservation that is withdrawn was never offered.</li>
- *   <li>A2: {@link #admit} succeeds only while open; once {@link #close()} has returned, none
- *       does. Both are read-modify-writes of {@code admitted}, so they are totally ordered.</li>
- *   <li>A3: {@link #admit} succeeds only if, at some moment during the call, the reservations
- *       made before it were fewer than {@code taken + capacity}.</li>
- *   <li>A4: when {@link #pending()} returns 0, then at the moment it read {@code admitted} every
- *       accepted task had been taken out of the inboxes and no accepted submission was still on its
- *       way into one. It reads {@code taken} first: {@code taken} read earlier is at most the count
- *       read later (A1, and {@code taken} only grows), so the difference is never negative, and
- *       zero only when the count read is all taken.</li>
+ *   <li>A1: on each stripe, {@code taken <= count(admitted)} (S1).</li>
+ *   <li>A2: {@link #admit} succeeds only while open; once {@link #close()} has returned, none does.
+ *       Closing sets the closed bit on every stripe; a reservation and the close of its stripe are
+ *       read-modify-writes of one word, so they are totally ordered.</li>
+ *   <li>A3: on each stripe, the accepted tasks not yet taken are at most its quota, and its limit is
+ *       at most {@code taken + quota} (taken only grows, so a limit computed earlier stays within it);
+ *       {@code free + sum(quota) == capacity}. So accepted tasks not yet taken never exceed the
+ *       capacity in force when they were admitted.</li>
+ *   <li>A4: when {@link #pending()} returns 0, then for each stripe, at the moment it read the stripe,
+ *       every task accepted there had been taken and no accepted submission was still on its way
+ *       into an inbox. After {@link #close()} no task is accepted any more, so a 0 read after it
+ *       means that every accepted task has been taken.</li>
  * </ul>
  */
 final class Admission {
@@ -42,82 +41,90 @@ final class Admission {
     static final int FULL = Group.FULL;
     static final int CLOSED = Group.CLOSED;
 
-    static final long CLOSED_BIT = 1L << 62;
-    private static final long COUNT = CLOSED_BIT - 1;
-
-    private static final VarHandle ADMITTED;
-    private static final VarHandle LIMIT;
-    private static final VarHandle TAKEN;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            ADMITTED = lookup.findVarHandle(Admission.class, "admitted", long.class);
-            LIMIT = lookup.findVarHandle(Admission.class, "limit", long.class);
-            TAKEN = lookup.findVarHandle(Admission.class, "taken", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /*
-     * Layout: HotSpot lays out longs first, in declaration order, then ints. The submitters' line
-     * holds admitted and limit (each reservation writes the first and reads the second); the
-     * padding keeps it off the line of taken, which consumers write per batch, and off the header
-     * and capacity, which every refresh reads.
-     */
-    @SuppressWarnings("unused")
-    private long p01, p02, p03, p04, p05, p06, p07;
-    private volatile long admitted;
-    private volatile long limit;
-    @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16;
-    private volatile long taken;
-    @SuppressWarnings("unused")
-    private long p21, p22, p23, p24, p25, p26, p27;
+    private final AdmissionStripe[] stripes;
+    /** Places lent to each stripe; under the lock. */
+    private final long[] quota;
+    /** Places of the capacity lent to no stripe; negative after a lowering, until tasks are taken. */
+    private long free;
     private volatile int capacity;
+    private volatile boolean closed;
 
-    Admission(int capacity) {
+    Admission(int capacity, int stripes) {
+        if (stripes < 1) {
+            throw new IllegalArgumentException("stripes must be >= 1: " + stripes);
+        }
         this.capacity = checkCapacity(capacity);
-        this.limit = capacity;
+        this.free = capacity;
+        this.stripes = new AdmissionStripe[stripes];
+        for (int s = 0; s < stripes; s++) {
+            this.stripes[s] = new AdmissionStripe();     // limit 0: the first reservation borrows
+        }
+        this.quota = new long[stripes];
     }
 
     /**
-     * Reserves room for one task, or refuses. On {@link #ACCEPTED} the caller must offer its task to
-     * an inbox. A refused reservation is withdrawn before this returns; the answer is then
-     * {@link #CLOSED} when the admission was closed by the time of the withdrawal, even if it was
-     * refused as full: a caller that sees CLOSED knows that whoever closed the admission may have
-     * counted the reservation as work (see {@code Group.offer}).
+     * Reserves room for one task on stripe {@code s}, or refuses. On {@link #ACCEPTED} the caller must
+     * offer its task to the stripe's lane. A refused reservation is withdrawn before this returns;
+     * the answer is then {@link #CLOSED} when the admission was closed by the time of the withdrawal,
+     * even if it was refused as full: a caller that sees CLOSED knows that whoever closed the
+     * admission may have counted the reservation as work (see {@code Group.offer}).
      *
      * @return {@link #ACCEPTED}, {@link #FULL} or {@link #CLOSED}
      */
-    int admit() {
-        long before = (long) ADMITTED.getAndAdd(this, 1L);
-        if ((before & CLOSED_BIT) == 0
-                && (before < limit || before < refreshLimit())) {  // A3: before is the count, the bit being clear
-            return ACCEPTED;
-        }
-        long closed = (long) ADMITTED.getAndAdd(this, -1L) & CLOSED_BIT;
-        return closed != 0 ? CLOSED : FULL;
+    int admit(int s) {
+        int result = stripes[s].tryReserve();
+        return result == FULL ? admitBorrowing(s) : result;
     }
 
     /**
-     * Recomputes the limit from {@code taken} and returns it. Only moves the cached limit from the
-     * value read first, so that a refresh that read the capacity before {@link #setCapacity} changed
-     * it cannot overwrite the limit that call set.
+     * The slow path: stripe {@code s} reached its limit. Gives back what its taken tasks freed,
+     * borrows, and reserves again; refuses as full only when nothing is free after reclaiming every
+     * stripe's unused places.
      */
-    private long refreshLimit() {
-        long seen = limit;
-        long fresh = taken + capacity;
-        if (fresh > seen) {
-            LIMIT.compareAndSet(this, seen, fresh);
+    private synchronized int admitBorrowing(int s) {
+        AdmissionStripe stripe = stripes[s];
+        while (true) {
+            free += reclaim(s);
+            if (free <= 0) {
+                for (int other = 0; other < stripes.length; other++) {
+                    if (other != s) {
+                        free += reclaim(other);
+                    }
+                }
+                if (free <= 0) {
+                    return FULL;
+                }
+            }
+            long lent = Math.max(1L, free / 2);
+            free -= lent;
+            quota[s] += lent;
+            stripe.setLimit(stripe.taken() + quota[s]);  // A3: taken read now, so the limit is within it
+            int result = stripe.tryReserve();
+            if (result != FULL) {
+                return result;
+            }
+            // Other submitters of the stripe used the places just lent: look again.
         }
-        return fresh;
     }
 
-    /** Counts {@code n} tasks moved out of an inbox; call after the move (A1, A4). */
-    void taken(int n) {
-        TAKEN.getAndAdd(this, (long) n);
+    /**
+     * Shrinks stripe {@code s}'s quota to the places its accepted tasks still hold, and returns what
+     * it gave back. Lowers the limit first, then reads the count (see the class comment).
+     */
+    private long reclaim(int s) {
+        AdmissionStripe stripe = stripes[s];
+        long taken = stripe.taken();
+        stripe.setLimit(taken);                          // no reservation passes until the limit is raised
+        long held = Math.max(0L, stripe.count() - taken); // reservations about to be withdrawn included
+        long kept = Math.min(quota[s], held);
+        long given = quota[s] - kept;
+        quota[s] = kept;
+        return given;
+    }
+
+    /** Counts {@code n} tasks moved out of stripe {@code s}'s inbox; call after the move (A1, A4). */
+    void taken(int s, int n) {
+        stripes[s].taken(n);
     }
 
     /**
@@ -125,17 +132,24 @@ final class Admission {
      * refused reservations not yet withdrawn count too, for the few instructions they stand.
      */
     long pending() {
-        long t = taken;                                  // first: see A4
-        return (admitted & COUNT) - t;
+        long sum = 0;
+        for (AdmissionStripe stripe : stripes) {
+            sum += stripe.pending();
+        }
+        return sum;
     }
 
     /** Refuses all later admissions (A2). Idempotent. */
     void close() {
-        ADMITTED.getAndBitwiseOr(this, CLOSED_BIT);
+        for (AdmissionStripe stripe : stripes) {
+            stripe.close();
+        }
+        closed = true;                                   // last: isClosed() implies every stripe refuses
     }
 
+    /** True once {@link #close()} was called; after it returns, no admission succeeds. */
     boolean isClosed() {
-        return (admitted & CLOSED_BIT) != 0;
+        return closed;
     }
 
     int capacity() {
@@ -144,14 +158,18 @@ final class Admission {
 
     /**
      * Changes the bound; reservations that start after this returns are checked against it. Tasks
-     * already admitted above a lowered bound stay admitted.
+     * already admitted above a lowered bound stay admitted. Takes every stripe's unused places back,
+     * so that each stripe's next reservation borrows under the new bound.
      */
-    void setCapacity(int capacity) {
-        this.capacity = checkCapacity(capacity);
-        long seen;
-        do {
-            seen = limit;
-        } while (!LIMIT.compareAndSet(this, seen, taken + capacity));
+    synchronized void setCapacity(int capacity) {
+        checkCapacity(capacity);
+        long lent = 0;
+        for (int s = 0; s < stripes.length; s++) {
+            reclaim(s);
+            lent += quota[s];
+        }
+        this.capacity = capacity;
+        free = capacity - lent;
     }
 
     private static int checkCapacity(int capacity) {

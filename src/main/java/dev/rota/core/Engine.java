@@ -366,7 +366,8 @@ public final class Engine {
             }
         }
         for (int i = 0; i < n; i++) {
-            Inbox inbox = group.lanes[(near + i) % n].inbox;
+            int w = (near + i) % n;
+            Inbox inbox = group.lanes[w].inbox;
             if (inbox.hasWork() && inbox.tryAcquireConsumer()) {
                 Runnable task;
                 try {
@@ -375,7 +376,7 @@ public final class Engine {
                     inbox.releaseConsumer();
                 }
                 if (task != null) {
-                    group.tasksTaken(1);
+                    group.tasksTaken(w, 1);
                     return task;
                 }
             }

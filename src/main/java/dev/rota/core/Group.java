@@ -103,8 +103,8 @@ public final class Group {
         this.engine = engine;
         this.name = name;
         this.client = client;
-        this.admission = new Admission(capacity);
         int workers = engine.workerCount();
+        this.admission = new Admission(capacity, workers);
         this.lanes = new Lane[workers];
         for (int w = 0; w < workers; w++) {
             lanes[w] = new Lane(this, w, inboxChunk);
@@ -145,14 +145,14 @@ public final class Group {
         if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
-        int admitted = admission.admit();
+        Lane lane = laneFor(Thread.currentThread());
+        int admitted = admission.admit(lane.worker);
         if (admitted != ACCEPTED) {
             if (admitted == CLOSED) {
                 engine.dispatcher().settle(this);        // G3: see above
             }
             return admitted;
         }
-        Lane lane = laneFor(Thread.currentThread());
         lane.inbox.offer(task);
         noteWork();                                      // G2: after the offer
         engine.signalWork(this, lane.worker);            // W3: after the offer
@@ -178,9 +178,9 @@ public final class Group {
         }
     }
 
-    /** Counts {@code n} tasks moved out of an inbox (G1: after the move). */
-    void tasksTaken(int n) {
-        admission.taken(n);
+    /** Counts {@code n} tasks moved out of the inbox of lane {@code w} (G1: after the move). */
+    void tasksTaken(int w, int n) {
+        admission.taken(w, n);
     }
 
     /** Counts a submission refused because the queue was full or the group shut down. */
@@ -308,18 +308,18 @@ public final class Group {
             mine[w] = lanes[w].inbox.stopConsumer();
         }
         for (int round = 1; ; round++) {
-            int n = 0;
             for (int w = 0; w < lanes.length; w++) {
                 if (mine[w]) {
+                    int n = 0;
                     Runnable task;
                     while ((task = lanes[w].inbox.poll()) != null) {
                         sink.add(task);
                         n++;
                     }
+                    if (n > 0) {
+                        tasksTaken(w, n);                // no write on the workers' line for an empty round
+                    }
                 }
-            }
-            if (n > 0) {
-                tasksTaken(n);                           // no write on the workers' line for an empty round
             }
             if (admission.pending() == 0) {
                 break;

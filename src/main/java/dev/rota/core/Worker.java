@@ -285,7 +285,7 @@ final class Worker implements Runnable {
         if (task != null) {
             return task;
         }
-        task = takeFromInbox(own.inbox, BATCH);
+        task = takeFromInbox(own, BATCH);
         if (task != null) {
             return task;
         }
@@ -306,10 +306,10 @@ final class Worker implements Runnable {
             }
         }
         for (Worker victim : victims) {
-            Inbox inbox = lanes[victim.index].inbox;
-            if (inbox.hasWork()) {
-                int half = Math.max(1, Math.min(BATCH, inbox.size() / 2));
-                Runnable task = takeFromInbox(inbox, half);
+            Lane lane = lanes[victim.index];
+            if (lane.inbox.hasWork()) {
+                int half = Math.max(1, Math.min(BATCH, lane.inbox.size() / 2));
+                Runnable task = takeFromInbox(lane, half);
                 if (task != null) {
                     STEALS.setOpaque(this, steals + 1);
                     return task;
@@ -320,11 +320,12 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Moves up to {@code max} tasks from {@code source} (an inbox of the slice's group) to this
+     * Moves up to {@code max} tasks from the inbox of {@code lane} (a lane of the slice's group) to this
      * worker: the oldest is returned to run now, the rest are pushed onto this worker's deque of the
      * group newest first, so that LIFO pops run them oldest first. Keeps W1 and G1.
      */
-    private Runnable takeFromInbox(Inbox source, int max) {
+    private Runnable takeFromInbox(Lane lane, int max) {
+        Inbox source = lane.inbox;
         if (!source.hasWork() || !source.tryAcquireConsumer()) {
             return null;
         }
@@ -345,7 +346,7 @@ final class Worker implements Runnable {
         if (n == 0) {
             return null;
         }
-        slice.tasksTaken(n);                             // G1: after the tasks are in the deque
+        slice.tasksTaken(lane.worker, n);                             // G1: after the tasks are in the deque
         if (n == max && max > 1) {
             engine.signalWork(slice, index);             // a full batch: this worker is falling behind
         }

@@ -4,52 +4,53 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
 
     @Test
     void acceptsExactlyCapacityThenRefusesAsFull() {
-        Admission admission = new Admission(3);
+        Admission admission = new Admission(3, 1);
         for (int i = 0; i < 3; i++) {
-            assertEquals(Admission.ACCEPTED, admission.admit(), "reservation " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(0), "reservation " + i);
         }
-        assertEquals(Admission.FULL, admission.admit());
+        assertEquals(Admission.FULL, admission.admit(0));
         assertEquals(3, admission.pending(), "the refused reservation was withdrawn");
     }
 
     @Test
     void aTakeFreesExactlyOnePlace() {
-        Admission admission = new Admission(2);
-        admission.admit();
-        admission.admit();
-        admission.taken(1);
-        assertEquals(Admission.ACCEPTED, admission.admit());
-        assertEquals(Admission.FULL, admission.admit());
+        Admission admission = new Admission(2, 1);
+        admission.admit(0);
+        admission.admit(0);
+        admission.taken(0, 1);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(0));
         assertEquals(2, admission.pending());
     }
 
     @Test
     void theCachedLimitFollowsTakesOverManyRounds() {
-        Admission admission = new Admission(2);
+        Admission admission = new Admission(2, 1);
         for (int i = 0; i < 10_000; i++) {
-            assertEquals(Admission.ACCEPTED, admission.admit(), "round " + i);
-            assertEquals(Admission.ACCEPTED, admission.admit(), "round " + i);
-            assertEquals(Admission.FULL, admission.admit(), "round " + i);
-            admission.taken(2);
+            assertEquals(Admission.ACCEPTED, admission.admit(0), "round " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(0), "round " + i);
+            assertEquals(Admission.FULL, admission.admit(0), "round " + i);
+            admission.taken(0, 2);
         }
         assertEquals(0, admission.pending());
     }
 
     @Test
     void closedAdmissionRefusesAndLeavesNothingBehind() {
-        Admission admission = new Admission(Group.UNBOUNDED);
-        assertEquals(Admission.ACCEPTED, admission.admit());
+        Admission admission = new Admission(Group.UNBOUNDED, 1);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
         admission.close();
         assertTrue(admission.isClosed());
-        assertEquals(Admission.CLOSED, admission.admit());
+        assertEquals(Admission.CLOSED, admission.admit(0));
         assertEquals(1, admission.pending(), "the task accepted before the close still counts");
-        admission.taken(1);
+        admission.taken(0, 1);
         assertEquals(0, admission.pending());
         admission.close();
         assertTrue(admission.isClosed(), "close is idempotent");
@@ -57,47 +58,150 @@ class AdmissionTest {
 
     @Test
     void aFullAdmissionThatIsClosedRefusesAsClosed() {
-        Admission admission = new Admission(1);
-        admission.admit();
-        assertEquals(Admission.FULL, admission.admit());
+        Admission admission = new Admission(1, 1);
+        admission.admit(0);
+        assertEquals(Admission.FULL, admission.admit(0));
         admission.close();
-        assertEquals(Admission.CLOSED, admission.admit(), "closed weighs more than full");
+        assertEquals(Admission.CLOSED, admission.admit(0), "closed weighs more than full");
         assertEquals(1, admission.pending());
     }
 
     @Test
     void loweringTheCapacityAppliesToTheNextReservationThoughTheCachedLimitWasHigher() {
-        Admission admission = new Admission(100);
-        admission.admit();
-        admission.admit();
+        Admission admission = new Admission(100, 1);
+        admission.admit(0);
+        admission.admit(0);
         admission.setCapacity(2);
-        assertEquals(Admission.FULL, admission.admit());
+        assertEquals(Admission.FULL, admission.admit(0));
         assertEquals(2, admission.capacity());
         admission.setCapacity(1);
-        assertEquals(Admission.FULL, admission.admit(), "tasks above a lowered bound stay; no new ones");
-        admission.taken(2);
-        assertEquals(Admission.ACCEPTED, admission.admit());
-        assertEquals(Admission.FULL, admission.admit());
+        assertEquals(Admission.FULL, admission.admit(0), "tasks above a lowered bound stay; no new ones");
+        admission.taken(0, 2);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(0));
     }
 
     @Test
     void raisingTheCapacityMakesRoomAtOnce() {
-        Admission admission = new Admission(1);
-        admission.admit();
-        assertEquals(Admission.FULL, admission.admit());
+        Admission admission = new Admission(1, 1);
+        admission.admit(0);
+        assertEquals(Admission.FULL, admission.admit(0));
         admission.setCapacity(3);
-        assertEquals(Admission.ACCEPTED, admission.admit());
-        assertEquals(Admission.ACCEPTED, admission.admit());
-        assertEquals(Admission.FULL, admission.admit());
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(0));
+    }
+
+    @Test
+    void theBoundHoldsAcrossStripes() {
+        Admission admission = new Admission(5, 3);
+        int accepted = 0;
+        for (int i = 0; i < 9; i++) {
+            if (admission.admit(i % 3) == Admission.ACCEPTED) {
+                accepted++;
+            }
+        }
+        assertEquals(5, accepted);
+        for (int s = 0; s < 3; s++) {
+            assertEquals(Admission.FULL, admission.admit(s), "stripe " + s);
+        }
+        assertEquals(5, admission.pending());
+    }
+
+    @Test
+    void aPlaceFreedOnOneStripeCanBeTakenThroughAnother() {
+        Admission admission = new Admission(2, 2);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(1));
+        admission.taken(0, 1);
+        assertEquals(Admission.ACCEPTED, admission.admit(1), "stripe 0's unused place is reclaimed");
+        assertEquals(Admission.FULL, admission.admit(0));
+        assertEquals(2, admission.pending());
+    }
+
+    @Test
+    void oneStripeCanFillTheWholeCapacity() {
+        Admission admission = new Admission(1000, 16);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(Admission.ACCEPTED, admission.admit(7), "reservation " + i);
+        }
+        assertEquals(Admission.FULL, admission.admit(7));
+        assertEquals(Admission.FULL, admission.admit(3));
+    }
+
+    @Test
+    void closingClosesEveryStripe() {
+        Admission admission = new Admission(Group.UNBOUNDED, 4);
+        assertEquals(Admission.ACCEPTED, admission.admit(2));
+        admission.close();
+        for (int s = 0; s < 4; s++) {
+            assertEquals(Admission.CLOSED, admission.admit(s), "stripe " + s);
+        }
+        assertEquals(1, admission.pending());
+    }
+
+    @Test
+    void loweringTheCapacityTakesBackWhatStripesHoldUnused() {
+        Admission admission = new Admission(100, 2);
+        admission.admit(0);
+        admission.admit(1);
+        admission.setCapacity(3);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(1));
+        assertEquals(Admission.FULL, admission.admit(0));
+        assertEquals(3, admission.pending());
+    }
+
+    /**
+     * Single-threaded, the striped admission must behave exactly like one counter: a reservation is
+     * accepted if and only if fewer tasks than the capacity are pending, whatever stripes they used.
+     */
+    @Test
+    void behavesLikeOneExactCounterOverRandomOperations() {
+        SplittableRandom random = new SplittableRandom(42);
+        int stripes = 4;
+        for (int trial = 0; trial < 200; trial++) {
+            int capacity = 1 + random.nextInt(20);
+            Admission admission = new Admission(capacity, stripes);
+            long[] pendingPerStripe = new long[stripes];
+            long pending = 0;
+            for (int step = 0; step < 2_000; step++) {
+                int s = random.nextInt(stripes);
+                int op = random.nextInt(10);
+                if (op < 6) {
+                    int result = admission.admit(s);
+                    assertEquals(pending < capacity ? Admission.ACCEPTED : Admission.FULL, result,
+                            "trial " + trial + " step " + step + ": pending " + pending + ", capacity " + capacity);
+                    if (result == Admission.ACCEPTED) {
+                        pendingPerStripe[s]++;
+                        pending++;
+                    }
+                } else if (op < 9) {
+                    if (pendingPerStripe[s] > 0) {
+                        int n = 1 + random.nextInt((int) pendingPerStripe[s]);
+                        admission.taken(s, n);
+                        pendingPerStripe[s] -= n;
+                        pending -= n;
+                    }
+                } else if (random.nextInt(10) == 0) {
+                    capacity = 1 + random.nextInt(20);
+                    admission.setCapacity(capacity);
+                }
+                assertEquals(pending, admission.pending());
+            }
+        }
     }
 
     @Test
     void capacityBelowOneIsRejectedByValue() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Admission(0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Admission(0, 1));
         assertTrue(e.getMessage().contains("0"), e.getMessage());
-        Admission admission = new Admission(1);
+        Admission admission = new Admission(1, 1);
         e = assertThrows(IllegalArgumentException.class, () -> admission.setCapacity(-5));
         assertTrue(e.getMessage().contains("-5"), e.getMessage());
         assertEquals(1, admission.capacity(), "a rejected capacity changes nothing");
+        e = assertThrows(IllegalArgumentException.class, () -> new Admission(1, 0));
+        assertTrue(e.getMessage().contains("0"), e.getMessage());
     }
 }

@@ -1,0 +1,98 @@
+package dev.rota.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One stripe of an {@link Admission}: the counters of the submissions that go to one lane. The
+ * submitters of the lane reserve here with one read-modify-write against a limit that only the
+ * admission, under its lock, moves; whoever moves tasks out of the lane's inbox counts them here.
+ *
+ * <pre>
+ *   admitted: bit 62 = CLOSED; bits 0..61 = reservations made on this stripe and not withdrawn
+ *   limit:    reservations may succeed while the count before them is below it
+ *   taken:    tasks moved out of this lane's inbox, only growing
+ * </pre>
+ *
+ * <p>Invariant S1: {@code taken <= count(admitted)}: a task is taken only after its reservation was
+ * made, and a withdrawn reservation was never offered.
+ */
+final class AdmissionStripe {
+    static final long CLOSED_BIT = 1L << 62;
+    static final long COUNT = CLOSED_BIT - 1;
+
+    private static final VarHandle ADMITTED;
+    private static final VarHandle TAKEN;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ADMITTED = lookup.findVarHandle(AdmissionStripe.class, "admitted", long.class);
+            TAKEN = lookup.findVarHandle(AdmissionStripe.class, "taken", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /*
+     * Layout: HotSpot lays out longs first, in declaration order. The submitters' line holds
+     * admitted and limit (a reservation writes the first and reads the second); the padding keeps it
+     * off the object header, off the next stripe in memory and off the line of taken, which
+     * consumers write per batch.
+     */
+    @SuppressWarnings("unused")
+    private long p01, p02, p03, p04, p05, p06, p07;
+    private volatile long admitted;
+    /** Written only under the admission's lock. */
+    private volatile long limit;
+    @SuppressWarnings("unused")
+    private long p11, p12, p13, p14, p15, p16;
+    private volatile long taken;
+    @SuppressWarnings("unused")
+    private long p21, p22, p23, p24, p25, p26, p27;
+
+    /**
+     * Reserves one place if the count before it is below the limit and the stripe is open; a refused
+     * reservation is withdrawn before this returns.
+     *
+     * @return {@link Admission#ACCEPTED}, {@link Admission#FULL} (beyond the limit) or
+     *         {@link Admission#CLOSED} (closed by the time of the withdrawal)
+     */
+    int tryReserve() {
+        long before = (long) ADMITTED.getAndAdd(this, 1L);
+        // The limit stays below CLOSED_BIT, so a count with the bit set never passes.
+        if (before < limit) {
+            return Admission.ACCEPTED;
+        }
+        return ((long) ADMITTED.getAndAdd(this, -1L) & CLOSED_BIT) != 0 ? Admission.CLOSED : Admission.FULL;
+    }
+
+    /** Counts {@code n} tasks moved out of the lane's inbox; call after the move (S1). */
+    void taken(int n) {
+        TAKEN.getAndAdd(this, (long) n);
+    }
+
+    long taken() {
+        return taken;
+    }
+
+    /** Reservations not withdrawn, accepted or about to be withdrawn. */
+    long count() {
+        return admitted & COUNT;
+    }
+
+    /** Accepted tasks not yet taken, read consumers-first so that it is never negative (S1). */
+    long pending() {
+        long t = taken;
+        return (admitted & COUNT) - t;
+    }
+
+    /** Under the admission's lock. */
+    void setLimit(long limit) {
+        this.limit = limit;
+    }
+
+    void close() {
+        ADMITTED.getAndBitwiseOr(this, CLOSED_BIT);
+    }
+}

@@ -1,8 +1,6 @@
 package dev.rota.core;
 
 import dev.rota.share.ClientNode;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       no slice of it runs.</li>
  * </ul>
  */
-public final class Group {
+public final class Group extends GroupActivationFields {
     /** Results of {@link #offer}. */
     public static final int ACCEPTED = 0;
     public static final int FULL = 1;
@@ -49,67 +47,36 @@ public final class Group {
     static final int STOP = 2;
     static final int TERMINATED = 3;
 
-    private static final VarHandle ACTIVATION;
-    private static final VarHandle RUN_STATE;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            ACTIVATION = lookup.findVarHandle(Group.class, "activation", int.class);
-            RUN_STATE = lookup.findVarHandle(Group.class, "runState", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final Engine engine;
     final String name;
-    final Lane[] lanes;
     /** This group's entry in the ledger; written once under the dispatcher's lock before publication. */
     final ClientNode client;
 
-    /** Admission into the bounded queue; its counters have cache lines of their own. */
-    final Admission admission;
-
     /*
-     * Layout. Every submission reads the run state, admission, mask and lanes; those fields change
-     * rarely and must not share a cache line with fields written per slice, or each write would
-     * cost every submitter a miss. HotSpot lays out long fields first, in declaration order, then
-     * ints (the first filling the gap after the header), booleans and references, so the padding
-     * longs below keep the per-slice figures on a line of their own, away from the read-mostly
-     * ints and references that follow.
+     * Layout: the routing fields every submission reads come first, then the activation state, each
+     * on a line of its own (see GroupRoutingFields). This class's longs follow in declaration order:
+     * the padding keeps the per-slice figures off the activation state's line and off the references,
+     * read seldom, that HotSpot lays out after them.
      */
-    private volatile int runState = OPEN;                // fills the header's gap: read by every offer
     @SuppressWarnings("unused")
-    private long p01, p02, p03, p04, p05, p06, p07;
+    private long p11, p12, p13, p14, p15, p16, p17, p18;
     // Under the dispatcher's lock, once per slice; volatile so that figures can be read without it.
     volatile long cpuTimeNanos;
     volatile long slices;
     volatile long longestSliceNanos;
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
-    /** Written when the group goes idle or active, not per task or per slice (see Dispatcher.reconcile). */
-    private volatile int activation = IDLE;
-    /** Under the dispatcher's lock, written only when it changes. */
-    volatile boolean runnable;
-    /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
-    private volatile WorkerMask mask;
 
     private final LongAdder rejected = new LongAdder();
     private final LongAdder spareCompleted = new LongAdder();
     private final CountDownLatch terminated = new CountDownLatch(1);
 
     Group(Engine engine, String name, ClientNode client, int capacity, int inboxChunk) {
-        this.engine = engine;
+        super(engine, capacity);
         this.name = name;
         this.client = client;
-        int workers = engine.workerCount();
-        this.admission = new Admission(capacity, workers);
-        this.lanes = new Lane[workers];
-        for (int w = 0; w < workers; w++) {
+        for (int w = 0; w < lanes.length; w++) {
             lanes[w] = new Lane(this, w, inboxChunk);
         }
-        this.mask = WorkerMask.all(workers);
     }
 
     public String name() {
@@ -165,7 +132,18 @@ public final class Group {
         if (thread instanceof WorkerThread wt && wt.worker.engine == engine && m.allows(wt.worker.index)) {
             return lanes[wt.worker.index];
         }
-        return lanes[m.workers()[(int) (thread.threadId() % m.workers().length)]];
+        int[] allowed = m.workers();
+        return lanes[allowed[spread(thread.threadId(), allowed.length)]];
+    }
+
+    /**
+     * Maps a thread id to {@code [0, n)} without a division (a 64-bit division costs tens of cycles,
+     * a visible share of a submission): Fibonacci hashing spreads consecutive ids, and the high half
+     * of the product with {@code n} scales the hash to the range.
+     */
+    static int spread(long threadId, int n) {
+        int hash = (int) threadId * 0x9E3779B9;
+        return (int) (((hash & 0xFFFF_FFFFL) * n) >>> 32);
     }
 
     /**

@@ -1,0 +1,65 @@
+package dev.rota.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The fields of a {@link Group} that every submission reads and that seldom change: where its tasks
+ * go (engine, lanes, mask), whether they are admitted, and its run state.
+ *
+ * <p>They live in a superclass for the sake of layout: HotSpot lays out a superclass's fields before
+ * its subclass's, whatever their types, so these share a cache line with the object header and
+ * with nothing that workers or the dispatcher write while the group runs. (Within one class it lays
+ * out longs, then ints, booleans and references, which put these references on the same line as
+ * the activation state, written each time the group runs dry or gets work again.) JCTools pads its
+ * queues' fields apart the same way.
+ */
+abstract class GroupRoutingFields {
+    static final VarHandle RUN_STATE;
+    static final VarHandle ACTIVATION;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUN_STATE = lookup.findVarHandle(GroupRoutingFields.class, "runState", int.class);
+            ACTIVATION = lookup.findVarHandle(GroupActivationFields.class, "activation", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Engine engine;
+    final Lane[] lanes;
+    /** Admission into the bounded queue; its counters have cache lines of their own. */
+    final Admission admission;
+    /** G3; moved up by {@link Group#advanceRunState} and {@link Group#terminate}. */
+    volatile int runState = Group.OPEN;
+    /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
+    volatile WorkerMask mask;
+
+    GroupRoutingFields(Engine engine, int capacity) {
+        int workers = engine.workerCount();
+        this.engine = engine;
+        this.lanes = new Lane[workers];
+        this.admission = new Admission(capacity, workers);
+        this.mask = WorkerMask.all(workers);
+    }
+}
+
+/**
+ * The activation state of a {@link Group} (G2), on a cache line of its own: written whenever the
+ * group runs dry or gets work again, read by every submission after its offer. The padding keeps it
+ * off the routing fields before it and the per-slice figures after it.
+ */
+abstract class GroupActivationFields extends GroupRoutingFields {
+    @SuppressWarnings("unused")
+    private long p01, p02, p03, p04, p05, p06, p07, p08;
+    /** Written when the group goes idle or active, not per task or per slice (see Dispatcher.reconcile). */
+    volatile int activation = Group.IDLE;
+    /** Under the dispatcher's lock, written only when it changes. */
+    volatile boolean runnable;
+
+    GroupActivationFields(Engine engine, int capacity) {
+        super(engine, capacity);
+    }
+}

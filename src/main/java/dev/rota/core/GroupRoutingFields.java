@@ -16,13 +16,10 @@ import java.lang.invoke.VarHandle;
  */
 abstract class GroupRoutingFields {
     static final VarHandle RUN_STATE;
-    static final VarHandle ACTIVATION;
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RUN_STATE = lookup.findVarHandle(GroupRoutingFields.class, "runState", int.class);
-            ACTIVATION = lookup.findVarHandle(GroupActivationFields.class, "activation", int.class);
+            RUN_STATE = MethodHandles.lookup().findVarHandle(GroupRoutingFields.class, "runState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -52,6 +49,16 @@ abstract class GroupRoutingFields {
  * off the routing fields before it and the per-slice figures after it.
  */
 abstract class GroupActivationFields extends GroupRoutingFields {
+    static final VarHandle ACTIVATION;
+
+    static {
+        try {
+            ACTIVATION = MethodHandles.lookup().findVarHandle(GroupActivationFields.class, "activation", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07, p08;
     /** Written when the group goes idle or active, not per task or per slice (see Dispatcher.reconcile). */

@@ -38,6 +38,15 @@ final class Worker implements Runnable {
 
     /** Most tasks moved from an inbox in one go; bounds the time the consumer token is held. */
     static final int BATCH = 64;
+    /**
+     * Searches that find the slice's group nowhere but in other workers' inboxes look into those
+     * inboxes only once in this many (a power of two). An inbox is its owner's to drain; another
+     * worker takes from it when the owner is held up by a long task, which a few searches more do
+     * not change. But looking costs a read of the inbox's producer index, the line its submitters
+     * write on every offer, and an idle worker searches every few hundred nanoseconds: at every
+     * search, those reads would cost the submitters a cache miss on most offers.
+     */
+    static final int INBOX_STEAL_PERIOD = 8;
     /** Most tasks run between two looks at the clock within a slice. */
     static final int MAX_CLOCK_INTERVAL = 64;
 
@@ -91,6 +100,8 @@ final class Worker implements Runnable {
     private int clockInterval = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;
+    /** Searches that reached other workers' inboxes (see {@link #INBOX_STEAL_PERIOD}). */
+    private int inboxStealSearches;
     /** The lane of the task running now (a fork goes there). */
     private Lane currentLane;
     /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
@@ -305,11 +316,13 @@ final class Worker implements Runnable {
                 return task;
             }
         }
+        if ((++inboxStealSearches & (INBOX_STEAL_PERIOD - 1)) != 0) {
+            return null;
+        }
         for (Worker victim : victims) {
             Lane lane = lanes[victim.index];
             if (lane.inbox.hasWork()) {
-                int half = Math.max(1, Math.min(BATCH, lane.inbox.size() / 2));
-                Runnable task = takeFromInbox(lane, half);
+                Runnable task = takeFromInbox(lane, 0);
                 if (task != null) {
                     STEALS.setOpaque(this, steals + 1);
                     return task;
@@ -322,23 +335,35 @@ final class Worker implements Runnable {
     /**
      * Moves up to {@code max} tasks from the inbox of {@code lane} (a lane of the slice's group) to this
      * worker: the oldest is returned to run now, the rest are pushed onto this worker's deque of the
-     * group newest first, so that LIFO pops run them oldest first. Keeps W1 and G1.
+     * group newest first, so that LIFO pops run them oldest first. A {@code max} of 0 steals from
+     * another worker's inbox: about half of what waits there, so that its owner keeps the rest. Keeps
+     * W1 and G1.
+     *
+     * <p>An idle worker calls this on every search, so it looks at the inbox only through the consumer
+     * token and {@link Inbox#relaxedPoll()}, whose lines the submitters do not write on every offer;
+     * the queue's size (the producers' index) is read only for a steal that found a task.
      */
     private Runnable takeFromInbox(Lane lane, int max) {
         Inbox source = lane.inbox;
-        if (!source.hasWork() || !source.tryAcquireConsumer()) {
+        if (!source.tryAcquireConsumer()) {
             return null;
         }
         TaskDeque deque = sliceLane.deque;
         int n = 0;
         try {
-            Runnable task;
-            while (n < max && (task = source.poll()) != null) {
+            Runnable task = source.relaxedPoll();
+            if (task != null) {
                 batch[n++] = task;
-            }
-            for (int i = n - 1; i >= 1; i--) {
-                deque.push(batch[i]);
-                batch[i] = null;
+                if (max == 0) {
+                    max = Math.clamp((source.size() + 1) / 2, 1, BATCH);
+                }
+                while (n < max && (task = source.relaxedPoll()) != null) {
+                    batch[n++] = task;
+                }
+                for (int i = n - 1; i >= 1; i--) {
+                    deque.push(batch[i]);
+                    batch[i] = null;
+                }
             }
         } finally {
             source.releaseConsumer();

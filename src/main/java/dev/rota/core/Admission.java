@@ -127,6 +127,11 @@ final class Admission {
         stripes[s].taken(n);
     }
 
+    /** See {@link AdmissionStripe#noteOutsideSubmitter}: true when stripe {@code s} is shared by outside threads. */
+    boolean noteOutsideSubmitter(int s, long threadId) {
+        return stripes[s].noteOutsideSubmitter(threadId);
+    }
+
     /**
      * Accepted tasks not yet taken out of the inboxes, those still on their way in included (A4);
      * refused reservations not yet withdrawn count too, for the few instructions they stand.

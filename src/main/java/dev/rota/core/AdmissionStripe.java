@@ -23,12 +23,14 @@ final class AdmissionStripe {
 
     private static final VarHandle ADMITTED;
     private static final VarHandle TAKEN;
+    private static final VarHandle LAST_OUTSIDE_SUBMITTER;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ADMITTED = lookup.findVarHandle(AdmissionStripe.class, "admitted", long.class);
             TAKEN = lookup.findVarHandle(AdmissionStripe.class, "taken", long.class);
+            LAST_OUTSIDE_SUBMITTER = lookup.findVarHandle(AdmissionStripe.class, "lastOutsideSubmitter", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -36,7 +38,8 @@ final class AdmissionStripe {
 
     /*
      * Layout: HotSpot lays out longs first, in declaration order. The submitters' line holds
-     * admitted and limit (a reservation writes the first and reads the second); the padding keeps it
+     * admitted, limit and the last outside submitter (a reservation writes the first and reads the
+     * second, an outside thread's offer reads the third and seldom writes it); the padding keeps it
      * off the object header, off the next stripe in memory and off the line of taken, which
      * consumers write per batch.
      */
@@ -45,6 +48,8 @@ final class AdmissionStripe {
     private volatile long admitted;
     /** Written only under the admission's lock. */
     private volatile long limit;
+    /** Id of the outside thread that offered here last; 0 before any. A hint for {@link SubmitterLanes}. */
+    private long lastOutsideSubmitter;
     @SuppressWarnings("unused")
     private long p11, p12, p13, p14, p15, p16;
     private volatile long taken;
@@ -65,6 +70,21 @@ final class AdmissionStripe {
             return Admission.ACCEPTED;
         }
         return ((long) ADMITTED.getAndAdd(this, -1L) & CLOSED_BIT) != 0 ? Admission.CLOSED : Admission.FULL;
+    }
+
+    /**
+     * Records that the outside thread {@code threadId} offers here; true when another outside thread
+     * offered here since this one last did (the lane is shared). Written only when the submitter
+     * changes, so a lane with one submitter sees no write. A hint: racing submitters may each miss
+     * the other's record now and then, so opaque accesses suffice.
+     */
+    boolean noteOutsideSubmitter(long threadId) {
+        long last = (long) LAST_OUTSIDE_SUBMITTER.getOpaque(this);
+        if (last == threadId) {
+            return false;
+        }
+        LAST_OUTSIDE_SUBMITTER.setOpaque(this, threadId);
+        return last != 0;
     }
 
     /** Counts {@code n} tasks moved out of the lane's inbox; call after the move (S1). */

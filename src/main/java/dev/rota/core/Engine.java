@@ -69,6 +69,8 @@ public final class Engine {
 
     private final Worker[] workers;
     private final Dispatcher dispatcher;
+    /** Which lane each outside thread submits to, shared by every group. */
+    private final SubmitterLanes submitterLanes = new SubmitterLanes();
     private final Group defaultGroup;
     private final Affinity affinity;
     private final boolean pinning;
@@ -164,10 +166,11 @@ public final class Engine {
      * Queues {@code task} in the pool's default group: on the caller's own lane when the caller is
      * a worker, else on the lane its thread id maps to (see {@link Group#offer}).
      *
-     * <p>An outside thread always submits to the same inbox (its thread id modulo the worker count),
-     * as ForkJoinPool maps a submitter to one submission queue: several submitters then write to
-     * different cache lines instead of fighting over each inbox's, and consecutive threads spread
-     * over the workers. Idle workers steal from an inbox that gets more than its worker can run.
+     * <p>An outside thread keeps to one inbox (a hash of its thread id), as ForkJoinPool maps a
+     * submitter to one submission queue: several submitters then write to different cache lines
+     * instead of fighting over each inbox's, and consecutive threads spread over the workers. A
+     * thread that keeps meeting another on its inbox moves on ({@link SubmitterLanes}). Idle workers
+     * steal from an inbox that gets more than its worker can run.
      *
      * @throws RejectedExecutionException after shutdown
      */
@@ -184,6 +187,10 @@ public final class Engine {
     /** The pool's own group, which {@link #execute} feeds. */
     public Group defaultGroup() {
         return defaultGroup;
+    }
+
+    SubmitterLanes submitterLanes() {
+        return submitterLanes;
     }
 
     public Dispatcher dispatcher() {

@@ -96,8 +96,9 @@ public final class Group extends GroupActivationFields {
 
     /**
      * Queues {@code task}: on the caller's own lane when the caller is a worker allowed to run this
-     * group, else on the lane of an allowed worker chosen by the caller's thread id (so one outside
-     * thread keeps to one inbox). Then makes sure the group will be picked (G2) and wakes a worker.
+     * group, else on the lane {@link SubmitterLanes} gives the caller's thread (so one outside thread
+     * keeps to one inbox, and moves on when it keeps meeting another outside thread there). Then
+     * makes sure the group will be picked (G2) and wakes a worker.
      *
      * <p>A refused admission stood for a moment; a shutdown that looked at the group then saw it as
      * work and did not terminate the group (G3), and with the workers parked nothing would look
@@ -112,28 +113,31 @@ public final class Group extends GroupActivationFields {
         if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
-        Lane lane = laneFor(Thread.currentThread());
-        int admitted = admission.admit(lane.worker);
+        Thread thread = Thread.currentThread();
+        WorkerMask m = mask;
+        int w;
+        boolean outside = true;
+        if (thread instanceof WorkerThread wt && wt.worker.engine == engine && m.allows(wt.worker.index)) {
+            w = wt.worker.index;
+            outside = false;
+        } else {
+            int[] allowed = m.workers();
+            w = allowed[engine.submitterLanes().lane(thread.threadId(), allowed.length)];
+        }
+        int admitted = admission.admit(w);
         if (admitted != ACCEPTED) {
             if (admitted == CLOSED) {
                 engine.dispatcher().settle(this);        // G3: see above
             }
             return admitted;
         }
-        lane.inbox.offer(task);
+        lanes[w].inbox.offer(task);
         noteWork();                                      // G2: after the offer
-        engine.signalWork(this, lane.worker);            // W3: after the offer
-        return ACCEPTED;
-    }
-
-    /** The lane a submission from {@code thread} goes to. */
-    private Lane laneFor(Thread thread) {
-        WorkerMask m = mask;
-        if (thread instanceof WorkerThread wt && wt.worker.engine == engine && m.allows(wt.worker.index)) {
-            return lanes[wt.worker.index];
+        engine.signalWork(this, w);                      // W3: after the offer
+        if (outside && admission.noteOutsideSubmitter(w, thread.threadId())) {
+            engine.submitterLanes().noteShared(thread.threadId());
         }
-        int[] allowed = m.workers();
-        return lanes[allowed[spread(thread.threadId(), allowed.length)]];
+        return ACCEPTED;
     }
 
     /**

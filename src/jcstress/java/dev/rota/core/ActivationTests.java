@@ -31,15 +31,22 @@ public final class ActivationTests {
         final Group group = engine.dispatcher().newGroup("g", engine.dispatcher().baseCurrency(), 1, Group.UNBOUNDED, 16);
 
         public SubmitRacingDeactivation() {
-            // Make the group runnable, then take its only task away, as a worker that ran it dry would.
+            // Make the group runnable (applying the activation its first task queued, so that no
+            // stale activation answers for the race below), then take its only task away, as a
+            // worker that ran it dry would.
             group.offer(() -> {});
-            engine.dispatcher().reconcileNow(group);
+            engine.dispatcher().read(() -> null);
             Inbox inbox = group.lanes[0].inbox;
             inbox.tryAcquireConsumer();
             inbox.poll();
             inbox.releaseConsumer();
             group.tasksTaken(0, 1);
+            setUpRunnable = group.runnable;
+            setUpActivationQueued = engine.dispatcher().activationsPending();
         }
+
+        private final boolean setUpRunnable;
+        private final boolean setUpActivationQueued;
 
         @Actor
         public void submitter() {
@@ -53,6 +60,10 @@ public final class ActivationTests {
 
         @Arbiter
         public void after(ZZ_Result r) {
+            // The setup must have left the group runnable with no activation queued, or r2 proves nothing.
+            if (!setUpRunnable || setUpActivationQueued) {
+                throw new IllegalStateException("set-up left runnable=" + setUpRunnable + ", activation queued=" + setUpActivationQueued);
+            }
             r.r1 = group.hasWork();
             r.r2 = group.runnable || engine.dispatcher().activationsPending();
         }

@@ -211,24 +211,39 @@ public final class Dispatcher {
 
     // ---- activation: the lock holder's side of G2 --------------------------------------------
 
+    /**
+     * Applies the queued activations. A group still {@code PENDING} had a task offered after it was
+     * last made idle (the submitter set PENDING after its offer, G2), so it is made runnable without
+     * looking at its queues: that look reads lines its submitters write on every offer, and each such
+     * read costs a submitter a cache miss. If that task has been taken meanwhile (by a worker whose
+     * slice of the group was still open), the group is runnable without work until a slice of it
+     * ends dry and {@link #reconcile} makes it idle again. A group made idle again since its
+     * activation was queued is reconciled as usual.
+     */
     private void applyActivations() {
         Group group;
         while ((group = activations.poll()) != null) {
-            reconcile(group);
+            if (group.activation() == Group.PENDING && !group.isTerminated()) {
+                setRunnable(group, true);
+            } else {
+                reconcile(group);
+            }
         }
     }
 
     /**
      * Makes the group runnable exactly when it holds work (D1), keeping G2: before clearing it, it
      * publishes IDLE and looks at the queues again, so that a submitter racing with it either is
-     * seen here or sees IDLE and queues an activation.
+     * seen here or sees IDLE and queues an activation. PENDING and ACTIVE both mean "not idle" to a
+     * submitter, so a PENDING group that is runnable stays PENDING: writing ACTIVE over it would only
+     * take the line every submission reads away from its submitters once more.
      */
     private void reconcile(Group group) {
         if (group.isTerminated()) {
             return;
         }
         if (group.hasWork()) {
-            if (group.activation() != Group.ACTIVE) {    // no write per slice on the line every submitter reads
+            if (group.activation() == Group.IDLE) {      // no write per slice on the line every submitter reads
                 group.setActivation(Group.ACTIVE);
             }
             setRunnable(group, true);

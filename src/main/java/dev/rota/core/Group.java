@@ -141,16 +141,6 @@ public final class Group extends GroupActivationFields {
     }
 
     /**
-     * Maps a thread id to {@code [0, n)} without a division (a 64-bit division costs tens of cycles,
-     * a visible share of a submission): Fibonacci hashing spreads consecutive ids, and the high half
-     * of the product with {@code n} scales the hash to the range.
-     */
-    static int spread(long threadId, int n) {
-        int hash = (int) threadId * 0x9E3779B9;
-        return (int) (((hash & 0xFFFF_FFFFL) * n) >>> 32);
-    }
-
-    /**
      * G2, the submitter's side: after its task is visible in a queue, a submitter that finds the
      * group IDLE queues its activation, exactly one submitter per idle spell (the CAS).
      */

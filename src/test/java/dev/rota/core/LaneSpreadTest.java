@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link Group#spread}: which allowed worker's inbox an outside thread submits to. */
+/** {@link SubmitterLanes#spread}: which allowed worker's inbox an outside thread submits to before it ever moves. */
 class LaneSpreadTest {
 
     @Test
@@ -13,7 +13,7 @@ class LaneSpreadTest {
         long[] ids = {0, 1, 2, 31, 1L << 31, (1L << 32) + 5, Long.MAX_VALUE, -1};
         for (int n = 1; n <= 64; n++) {
             for (long id : ids) {
-                int lane = Group.spread(id, n);
+                int lane = SubmitterLanes.spread(id, n);
                 assertTrue(lane >= 0 && lane < n, "id " + id + " over " + n + " lanes gave " + lane);
             }
         }
@@ -22,7 +22,7 @@ class LaneSpreadTest {
     @Test
     void aThreadAlwaysGetsTheSameLane() {
         for (long id = 0; id < 100; id++) {
-            assertEquals(Group.spread(id, 7), Group.spread(id, 7), "id " + id);
+            assertEquals(SubmitterLanes.spread(id, 7), SubmitterLanes.spread(id, 7), "id " + id);
         }
     }
 
@@ -33,7 +33,7 @@ class LaneSpreadTest {
             int[] count = new int[n];
             int ids = 100 * n;
             for (long id = 1000; id < 1000 + ids; id++) {
-                count[Group.spread(id, n)]++;
+                count[SubmitterLanes.spread(id, n)]++;
             }
             for (int lane = 0; lane < n; lane++) {
                 assertTrue(count[lane] >= 80 && count[lane] <= 120,
@@ -46,7 +46,7 @@ class LaneSpreadTest {
     void twoConsecutiveIdsGetDifferentLanesOfTwo() {
         int differ = 0;
         for (long id = 1; id <= 1000; id++) {
-            if (Group.spread(id, 2) != Group.spread(id + 1, 2)) {
+            if (SubmitterLanes.spread(id, 2) != SubmitterLanes.spread(id + 1, 2)) {
                 differ++;
             }
         }

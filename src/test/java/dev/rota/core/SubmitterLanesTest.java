@@ -21,7 +21,7 @@ class SubmitterLanesTest {
         SubmitterLanes lanes = new SubmitterLanes();
         for (long id = 1; id < 200; id++) {
             for (int n = 1; n <= 9; n++) {
-                assertEquals(Group.spread(id, n), lanes.lane(id, n), "id " + id + ", " + n + " lanes");
+                assertEquals(SubmitterLanes.spread(id, n), lanes.lane(id, n), "id " + id + ", " + n + " lanes");
             }
         }
     }
@@ -71,7 +71,7 @@ class SubmitterLanesTest {
             int parted = 0;
             for (long a = 1; a < 200; a++) {
                 for (long b = a + 1; b < a + 20; b++) {
-                    if (Group.spread(a, n) != Group.spread(b, n)) {
+                    if (SubmitterLanes.spread(a, n) != SubmitterLanes.spread(b, n)) {
                         continue;
                     }
                     pairs++;
@@ -104,7 +104,7 @@ class SubmitterLanesTest {
         moveOnce(lanes, other);
         assertEquals(1, lanes.moves(other));
         assertEquals(0, lanes.moves(first));
-        assertEquals(Group.spread(first, 5), lanes.lane(first, 5));
+        assertEquals(SubmitterLanes.spread(first, 5), lanes.lane(first, 5));
     }
 
     /** True when a record for {@code b} replaces the entry of {@code a}. */
@@ -148,7 +148,7 @@ class SubmitterLanesTest {
             CountDownLatch done = new CountDownLatch(2);
             Thread first = takingTurns(engine, ran, turns, baton, true, done);
             Thread second = takingTurns(engine, ran, turns, baton, false, done);
-            while (Group.spread(second.threadId(), 2) != Group.spread(first.threadId(), 2)) {
+            while (SubmitterLanes.spread(second.threadId(), 2) != SubmitterLanes.spread(first.threadId(), 2)) {
                 second = takingTurns(engine, ran, turns, baton, false, done); // ids start on one lane
             }
             first.start();

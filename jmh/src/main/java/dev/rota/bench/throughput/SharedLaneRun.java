@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
  * same inbox ({@code same}) or on different ones ({@code apart}); prints the tasks completed per
  * second after a warm-up. Not a JMH benchmark: JMH cannot choose its threads' ids, and the inbox an
  * outside thread starts on is a hash of its id, so the thread pairs are picked here by that hash
- * (the same formula as {@code Group.spread}). The work is ExternalSubmitBenchmark's: batches of
+ * (the same formula as {@code SubmitterLanes.spread}). The work is ExternalSubmitBenchmark's: batches of
  * 1000 {@code execute} calls, each followed by a wait, with yields, for the batch's tasks to run.
  *
  * <pre>
@@ -48,7 +48,7 @@ public final class SharedLaneRun {
         }
     }
 
-    /** The inbox of two that an outside thread starts on (Group.spread). */
+    /** The inbox of two that an outside thread starts on (SubmitterLanes.spread). */
     private static int startingInbox(long threadId) {
         int hash = (int) threadId * 0x9E3779B9;
         return (int) (((hash & 0xFFFF_FFFFL) * 2) >>> 32);

@@ -2,7 +2,6 @@ package dev.rota.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.Consumer;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
@@ -78,14 +77,6 @@ public final class Inbox {
             }
             Thread.yield();
         }
-    }
-
-    /**
-     * Moves up to {@code max} tasks to {@code sink} in arrival order; the caller holds the token.
-     * Returns how many were moved.
-     */
-    public int drainTo(Consumer<Runnable> sink, int max) {
-        return queue.drain(sink::accept, max);
     }
 
     /**

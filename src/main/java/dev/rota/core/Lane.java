@@ -54,11 +54,6 @@ final class Lane {
         return (long) COMPLETED.getOpaque(this);
     }
 
-    /** True when either queue holds a task (volatile reads only). */
-    boolean hasWork() {
-        return !deque.isEmpty() || inbox.hasWork();
-    }
-
     /** An estimate of the tasks waiting in this lane. */
     int size() {
         return inbox.size() + deque.size();

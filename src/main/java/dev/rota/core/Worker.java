@@ -29,7 +29,9 @@ import java.util.function.IntPredicate;
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
  *       idle time. A slice whose group has run dry stays open while no other group has work, so
- *       that a group fed one task at a time costs no lock per task; it ends before parking.</li>
+ *       that a group fed one task at a time costs no lock per task; it ends before parking.
+ *       Before a dry slice ends for another group, the worker looks once more for its group's
+ *       tasks in the other workers' inboxes.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -47,6 +49,15 @@ final class Worker implements Runnable {
      * search, those reads would cost the submitters a cache miss on most offers.
      */
     static final int INBOX_STEAL_PERIOD = 8;
+    /**
+     * Most tasks the last look before a dry slice ends takes from another worker's inbox. A slice
+     * runs dry far more often than its group does: with a few groups fed from outside, a worker's
+     * own queues empty many times a millisecond while the other inboxes still hold that group's
+     * tasks, and ending the slice there costs a pick and a clock read for a handful of tasks. A
+     * fixed batch, because halving {@link Inbox#size()} would read the producers' index, the
+     * submitters' line, on every such look.
+     */
+    static final int DRY_LOOK_BATCH = 16;
     /** Most tasks run between two looks at the clock within a slice. */
     static final int MAX_CLOCK_INTERVAL = 64;
 
@@ -189,6 +200,10 @@ final class Worker implements Runnable {
                 if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice)) {
                     return null;                         // W4: keep the dry slice while nobody else has work
                 }
+                task = lastLookInInboxes();             // the group may still wait in other inboxes
+                if (task != null) {
+                    return task;
+                }
             }
             switchSlice(true);
         } else {
@@ -327,6 +342,25 @@ final class Worker implements Runnable {
                     STEALS.setOpaque(this, steals + 1);
                     return task;
                 }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The last look for the slice's group before its slice is given up: takes up to
+     * {@link #DRY_LOOK_BATCH} tasks from the first of the other workers' inboxes that yields one.
+     * Unlike the periodic look in {@link #stealInSlice()} it reads no producer index: it goes
+     * straight for the consumer token and {@link Inbox#relaxedPoll()}, and takes a fixed batch
+     * rather than half of {@link Inbox#size()}.
+     */
+    private Runnable lastLookInInboxes() {
+        Lane[] lanes = slice.lanes;
+        for (Worker victim : victims) {
+            Runnable task = takeFromInbox(lanes[victim.index], DRY_LOOK_BATCH);
+            if (task != null) {
+                STEALS.setOpaque(this, steals + 1);
+                return task;
             }
         }
         return null;

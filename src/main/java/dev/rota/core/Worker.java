@@ -58,6 +58,13 @@ final class Worker implements Runnable {
      * submitters' line, on every such look.
      */
     static final int DRY_LOOK_BATCH = 16;
+    /**
+     * Inboxes the last look before a dry slice ends tries, nearest first (the victims' topology
+     * order). Each try is a CAS on a line its owner writes, so the bound keeps the cost of a dry
+     * slice end independent of the pool's size; the periodic look in {@link #stealInSlice()} still
+     * reaches every inbox.
+     */
+    static final int DRY_LOOK_VICTIMS = 2;
     /** Most tasks run between two looks at the clock within a slice. */
     static final int MAX_CLOCK_INTERVAL = 64;
 
@@ -349,15 +356,16 @@ final class Worker implements Runnable {
 
     /**
      * The last look for the slice's group before its slice is given up: takes up to
-     * {@link #DRY_LOOK_BATCH} tasks from the first of the other workers' inboxes that yields one.
-     * Unlike the periodic look in {@link #stealInSlice()} it reads no producer index: it goes
-     * straight for the consumer token and {@link Inbox#relaxedPoll()}, and takes a fixed batch
-     * rather than half of {@link Inbox#size()}.
+     * {@link #DRY_LOOK_BATCH} tasks from the first of the {@link #DRY_LOOK_VICTIMS} nearest
+     * workers' inboxes that yields one. Unlike the periodic look in {@link #stealInSlice()} it reads
+     * no producer index: it goes straight for the consumer token and {@link Inbox#relaxedPoll()}, and
+     * takes a fixed batch rather than half of {@link Inbox#size()}.
      */
     private Runnable lastLookInInboxes() {
         Lane[] lanes = slice.lanes;
-        for (Worker victim : victims) {
-            Runnable task = takeFromInbox(lanes[victim.index], DRY_LOOK_BATCH);
+        Worker[] victims = this.victims;
+        for (int i = 0, n = Math.min(victims.length, DRY_LOOK_VICTIMS); i < n; i++) {
+            Runnable task = takeFromInbox(lanes[victims[i].index], DRY_LOOK_BATCH);
             if (task != null) {
                 STEALS.setOpaque(this, steals + 1);
                 return task;

@@ -331,7 +331,7 @@ final class Worker implements Runnable {
             TaskDeque deque = lanes[victim.index].deque;
             Runnable task = deque.steal();
             if (task != null) {
-                STEALS.setOpaque(this, steals + 1);
+                countSteal();
                 if (!deque.isEmpty()) {
                     engine.signalWork(slice, victim.index); // more to take: let another idle worker help
                 }
@@ -346,7 +346,7 @@ final class Worker implements Runnable {
             if (lane.inbox.hasWork()) {
                 Runnable task = takeFromInbox(lane, 0);
                 if (task != null) {
-                    STEALS.setOpaque(this, steals + 1);
+                    countSteal();
                     return task;
                 }
             }
@@ -367,11 +367,16 @@ final class Worker implements Runnable {
         for (int i = 0, n = Math.min(victims.length, DRY_LOOK_VICTIMS); i < n; i++) {
             Runnable task = takeFromInbox(lanes[victims[i].index], DRY_LOOK_BATCH);
             if (task != null) {
-                STEALS.setOpaque(this, steals + 1);
+                countSteal();
                 return task;
             }
         }
         return null;
+    }
+
+    /** One more task taken from another worker's queues; this worker is the counter's only writer. */
+    private void countSteal() {
+        STEALS.setOpaque(this, steals + 1);
     }
 
     /**

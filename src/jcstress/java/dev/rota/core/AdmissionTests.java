@@ -16,7 +16,8 @@ import org.openjdk.jcstress.infra.results.IJ_Result;
 /**
  * The {@link Admission} protocol (A1–A4): one read-modify-write per reservation on a stripe, a limit
  * moved only under the lock, places lent to stripes and reclaimed from them while their submitters
- * reserve, closing in the same word as the count, and a pending count read consumers-first.
+ * reserve, closing in the same word as the count, a pending count read consumers-first, and the lane
+ * owner's count of its takes, written with a release store (S2).
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.AdmissionTests.*'}
  */
 public final class AdmissionTests {
@@ -250,6 +251,93 @@ public final class AdmissionTests {
         @Arbiter
         public void after(III_Result r) {
             r.r3 = (int) admission.pending();
+        }
+    }
+
+    /**
+     * A3 with the owner's count (S2): as {@link ReserveRacingTake}, the take counted by the lane's own
+     * worker with a release store instead of a read-modify-write. r1: the reservation's result; r2:
+     * pending afterwards.
+     */
+    @JCStressTest
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the take came first: accepted into the freed place")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "refused as full, then the task was taken")
+    @Outcome(id = "0, 2", expect = FORBIDDEN, desc = "accepted, yet the take is not counted")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "refused, yet its reservation stands")
+    @State
+    public static class ReserveRacingOwnerTake {
+        final Admission admission = new Admission(1, 1);
+
+        public ReserveRacingOwnerTake() {
+            admission.admit(0);                         // the queued task
+        }
+
+        @Actor
+        public void owner() {
+            admission.takenByOwner(0, 1);
+        }
+
+        @Actor
+        public void submitter(II_Result r) {
+            r.r1 = admission.admit(0);
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r2 = (int) admission.pending();
+        }
+    }
+
+    /** A1 and A4 with the owner's count: as {@link PendingNeverNegative}, the take counted by the owner. */
+    @JCStressTest
+    @Outcome(id = {"0", "1"}, expect = ACCEPTABLE, desc = "a consistent count")
+    @Outcome(id = "-1", expect = FORBIDDEN, desc = "the owner's take seen without its reservation")
+    @State
+    public static class PendingNeverNegativeWithOwnerTake {
+        final Admission admission = new Admission(Group.UNBOUNDED, 1);
+
+        @Actor
+        public void submitterThenOwner() {
+            admission.admit(0);
+            admission.takenByOwner(0, 1);
+        }
+
+        @Actor
+        public void observer(J_Result r) {
+            r.r1 = admission.pending();
+        }
+    }
+
+    /**
+     * The owner and another worker take from one lane at once, each counting in its own word: both
+     * takes count. (An observer between them is {@link PendingNeverNegativeWithOwnerTake}; a third
+     * actor would not run on a machine of two CPUs.) r1: pending after both.
+     */
+    @JCStressTest
+    @Outcome(id = "0", expect = ACCEPTABLE, desc = "both takes counted")
+    @Outcome(expect = FORBIDDEN, desc = "a take lost")
+    @State
+    public static class OwnerAndOtherTakeTogether {
+        final Admission admission = new Admission(2, 1);
+
+        public OwnerAndOtherTakeTogether() {
+            admission.admit(0);
+            admission.admit(0);
+        }
+
+        @Actor
+        public void owner() {
+            admission.takenByOwner(0, 1);
+        }
+
+        @Actor
+        public void other() {
+            admission.taken(0, 1);
+        }
+
+        @Arbiter
+        public void after(J_Result r) {
+            r.r1 = admission.pending();
         }
     }
 }

@@ -127,6 +127,14 @@ final class Admission {
         stripes[s].taken(n);
     }
 
+    /**
+     * As {@link #taken}, for the worker that owns lane {@code s} and no other thread (see
+     * {@link AdmissionStripe#takenByOwner}).
+     */
+    void takenByOwner(int s, int n) {
+        stripes[s].takenByOwner(n);
+    }
+
     /** See {@link AdmissionStripe#noteOutsideSubmitter}: true when stripe {@code s} is shared by outside threads. */
     boolean noteOutsideSubmitter(int s, long threadId) {
         return stripes[s].noteOutsideSubmitter(threadId);

@@ -9,13 +9,22 @@ import java.lang.invoke.VarHandle;
  * admission, under its lock, moves; whoever moves tasks out of the lane's inbox counts them here.
  *
  * <pre>
- *   admitted: bit 62 = CLOSED; bits 0..61 = reservations made on this stripe and not withdrawn
- *   limit:    reservations may succeed while the count before them is below it
- *   taken:    tasks moved out of this lane's inbox, only growing
+ *   admitted:   bit 62 = CLOSED; bits 0..61 = reservations made on this stripe and not withdrawn
+ *   limit:      reservations may succeed while the count before them is below it
+ *   taken:      tasks moved out of this lane's inbox by anyone but the lane's own worker, only growing
+ *   ownerTaken: tasks moved out of it by the lane's own worker, only growing
  * </pre>
  *
- * <p>Invariant S1: {@code taken <= count(admitted)}: a task is taken only after its reservation was
- * made, and a withdrawn reservation was never offered.
+ * <p>Invariant S1: {@code taken + ownerTaken <= count(admitted)}: a task is taken only after its
+ * reservation was made, and a withdrawn reservation was never offered.
+ *
+ * <p>Invariant S2: {@code ownerTaken} has one writer, the lane's own worker, so it counts with a
+ * release store where the others need a read-modify-write. The owner moves most of a lane's tasks,
+ * often a few at a time (a group's stream split over several groups' inboxes), and its count then
+ * stays on a line that no other worker writes: three groups fed round robin moved 10–11 tasks per
+ * batch against the plain pool's 43–56 (docs/BENCHMARKS.md, GroupOverheadBenchmark). A reader
+ * reads both counts with volatile loads before {@code admitted}; each count only grows and is
+ * published after its tasks were moved, so their sum is never more than the tasks taken.
  */
 final class AdmissionStripe {
     static final long CLOSED_BIT = 1L << 62;
@@ -23,6 +32,7 @@ final class AdmissionStripe {
 
     private static final VarHandle ADMITTED;
     private static final VarHandle TAKEN;
+    private static final VarHandle OWNER_TAKEN;
     private static final VarHandle LAST_OUTSIDE_SUBMITTER;
 
     static {
@@ -30,6 +40,7 @@ final class AdmissionStripe {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ADMITTED = lookup.findVarHandle(AdmissionStripe.class, "admitted", long.class);
             TAKEN = lookup.findVarHandle(AdmissionStripe.class, "taken", long.class);
+            OWNER_TAKEN = lookup.findVarHandle(AdmissionStripe.class, "ownerTaken", long.class);
             LAST_OUTSIDE_SUBMITTER = lookup.findVarHandle(AdmissionStripe.class, "lastOutsideSubmitter", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -40,8 +51,8 @@ final class AdmissionStripe {
      * Layout: HotSpot lays out longs first, in declaration order. The submitters' line holds
      * admitted, limit and the last outside submitter (a reservation writes the first and reads the
      * second, an outside thread's offer reads the third and seldom writes it); the padding keeps it
-     * off the object header, off the next stripe in memory and off the line of taken, which
-     * consumers write per batch.
+     * off the object header, off the next stripe in memory and off the lines of taken and
+     * ownerTaken, which consumers write per batch, each on a line of its own (S2).
      */
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
@@ -55,6 +66,10 @@ final class AdmissionStripe {
     private volatile long taken;
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
+    /** Written by the lane's own worker only (S2). */
+    private volatile long ownerTaken;
+    @SuppressWarnings("unused")
+    private long p31, p32, p33, p34, p35, p36, p37;
 
     /**
      * Reserves one place if the count before it is below the limit and the stripe is open; a refused
@@ -87,13 +102,23 @@ final class AdmissionStripe {
         return last != 0;
     }
 
-    /** Counts {@code n} tasks moved out of the lane's inbox; call after the move (S1). */
+    /** Counts {@code n} tasks moved out of the lane's inbox by any thread; call after the move (S1). */
     void taken(int n) {
         TAKEN.getAndAdd(this, (long) n);
     }
 
+    /**
+     * Counts {@code n} tasks moved out of the lane's inbox by the lane's own worker, the only thread
+     * that may call this (S2); call after the move (S1). Release: whoever reads the new count also
+     * sees the tasks where they were moved.
+     */
+    void takenByOwner(int n) {
+        OWNER_TAKEN.setRelease(this, ownerTaken + n);
+    }
+
+    /** Tasks taken so far, by the owner and the others. */
     long taken() {
-        return taken;
+        return taken + ownerTaken;
     }
 
     /** Reservations not withdrawn, accepted or about to be withdrawn. */
@@ -103,7 +128,7 @@ final class AdmissionStripe {
 
     /** Accepted tasks not yet taken, read consumers-first so that it is never negative (S1). */
     long pending() {
-        long t = taken;
+        long t = taken + ownerTaken;
         return (admitted & COUNT) - t;
     }
 

@@ -155,6 +155,11 @@ public final class Group extends GroupActivationFields {
         admission.taken(w, n);
     }
 
+    /** As {@link #tasksTaken}, called by worker {@code w} itself for its own lane, and by no other thread. */
+    void tasksTakenByOwner(int w, int n) {
+        admission.takenByOwner(w, n);
+    }
+
     /** Counts a submission refused because the queue was full or the group shut down. */
     public void countRejected() {
         rejected.increment();

@@ -418,7 +418,11 @@ final class Worker implements Runnable {
         if (n == 0) {
             return null;
         }
-        slice.tasksTaken(lane.worker, n);                             // G1: after the tasks are in the deque
+        if (lane.worker == index) {                      // G1: after the tasks are in the deque
+            slice.tasksTakenByOwner(index, n);           // this worker is its own lane's only owner
+        } else {
+            slice.tasksTaken(lane.worker, n);
+        }
         if (n == max && max > 1) {
             engine.signalWork(slice, index);             // a full batch: this worker is falling behind
         }

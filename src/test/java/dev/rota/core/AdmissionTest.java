@@ -31,6 +31,40 @@ class AdmissionTest {
     }
 
     @Test
+    void theOwnersTakesAndTheOthersBothFreePlaces() {
+        Admission admission = new Admission(3, 1);
+        for (int i = 0; i < 3; i++) {
+            admission.admit(0);
+        }
+        admission.takenByOwner(0, 1);
+        admission.taken(0, 1);
+        assertEquals(1, admission.pending());
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.FULL, admission.admit(0));
+        assertEquals(3, admission.pending());
+    }
+
+    @Test
+    void theCachedLimitFollowsTheOwnersAndTheOthersTakesOverManyRounds() {
+        Admission admission = new Admission(2, 1);
+        for (int i = 0; i < 10_000; i++) {
+            assertEquals(Admission.ACCEPTED, admission.admit(0), "round " + i);
+            assertEquals(Admission.ACCEPTED, admission.admit(0), "round " + i);
+            assertEquals(Admission.FULL, admission.admit(0), "round " + i);
+            if (i % 3 == 0) {
+                admission.takenByOwner(0, 2);
+            } else if (i % 3 == 1) {
+                admission.taken(0, 2);
+            } else {
+                admission.takenByOwner(0, 1);
+                admission.taken(0, 1);
+            }
+        }
+        assertEquals(0, admission.pending());
+    }
+
+    @Test
     void theCachedLimitFollowsTakesOverManyRounds() {
         Admission admission = new Admission(2, 1);
         for (int i = 0; i < 10_000; i++) {

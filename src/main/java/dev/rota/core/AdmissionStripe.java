@@ -116,7 +116,7 @@ final class AdmissionStripe {
         OWNER_TAKEN.setRelease(this, ownerTaken + n);
     }
 
-    /** Tasks taken so far, by the owner and the others. */
+    /** Tasks taken so far, by the owner and the others (both read before anything else a caller reads). */
     long taken() {
         return taken + ownerTaken;
     }
@@ -128,7 +128,7 @@ final class AdmissionStripe {
 
     /** Accepted tasks not yet taken, read consumers-first so that it is never negative (S1). */
     long pending() {
-        long t = taken + ownerTaken;
+        long t = taken();
         return (admitted & COUNT) - t;
     }
 

@@ -50,6 +50,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ({@code Executors.newFixedThreadPool(W)}), for scale: they have no groups.</li>
  * </ul>
  *
+ * <p>{@code taskNanos} sets how much CPU work each task does before it counts itself (calibrated
+ * {@code Blackhole.consumeCPU} tokens, see {@link Work}). At its default of 0 a task does nothing, so
+ * the figures are the cost of submitting, queueing, picking and running alone, the case where the
+ * groups' bookkeeping weighs most; with 1000 (one microsecond) the workers, not the submitter, are
+ * the bottleneck, and the ratio says what the groups cost tasks that do some work.
+ *
  * <p>After each trial one line per group gives Rota's {@code GroupStats}: tasks, slices, and tasks
  * per slice, the figure that turns the cost of one scheduling decision ({@link DecisionCostBenchmark})
  * into a cost per task.
@@ -79,6 +85,10 @@ public class GroupOverheadBenchmark {
 
     @Param({"2"})
     public int workers;
+
+    /** CPU work per task, in nanoseconds; 0 for a task that only counts itself. */
+    @Param({"0"})
+    public long taskNanos;
 
     private ExecutorService executor;
     private Tiers tiers;
@@ -127,9 +137,16 @@ public class GroupOverheadBenchmark {
     public static class Submitter {
         private final CompletionCount count = new CompletionCount(STALL_SECONDS);
         private int next;
+        /** What this thread submits: its count's task, after {@code taskNanos} of work. */
+        private Runnable task;
+
+        @Setup(Level.Trial)
+        public void makeTask(GroupOverheadBenchmark benchmark) {
+            task = workingTask(count.task(), benchmark.taskNanos);
+        }
 
         void submitBatchAndAwait(ExecutorService[] executors) {
-            Runnable task = count.task();
+            Runnable task = this.task;
             int n = next;
             for (int i = 0; i < TASKS_PER_BATCH; i++) {
                 executors[n].execute(task);
@@ -138,6 +155,21 @@ public class GroupOverheadBenchmark {
             next = n;
             count.submitted(TASKS_PER_BATCH);
             count.awaitAll();
+        }
+
+        /** {@code counting} alone for 0 ns of work; otherwise that much work, then {@code counting}. */
+        private static Runnable workingTask(Runnable counting, long taskNanos) {
+            if (taskNanos < 0) {
+                throw new IllegalArgumentException("taskNanos must be >= 0: " + taskNanos);
+            }
+            if (taskNanos == 0) {
+                return counting;
+            }
+            long tokens = Work.tokensFor(taskNanos);
+            return () -> {
+                Work.run(tokens);
+                counting.run();
+            };
         }
 
         @TearDown(Level.Trial)

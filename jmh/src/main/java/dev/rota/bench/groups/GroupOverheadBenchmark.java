@@ -53,8 +53,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code taskNanos} sets how much CPU work each task does before it counts itself (calibrated
  * {@code Blackhole.consumeCPU} tokens, see {@link Work}). At its default of 0 a task does nothing, so
  * the figures are the cost of submitting, queueing, picking and running alone, the case where the
- * groups' bookkeeping weighs most; with 1000 (one microsecond) the workers, not the submitter, are
- * the bottleneck, and the ratio says what the groups cost tasks that do some work.
+ * groups' bookkeeping weighs most; with 1000 (one microsecond), two workers run fewer tasks than one
+ * submitter offers, and the ratio says what the groups cost tasks that do some work.
  *
  * <p>After each trial one line per group gives Rota's {@code GroupStats}: tasks, slices, and tasks
  * per slice, the figure that turns the cost of one scheduling decision ({@link DecisionCostBenchmark})

@@ -217,7 +217,8 @@ public final class Dispatcher {
      * looking at its queues: that look reads lines its submitters write on every offer, and each such
      * read costs a submitter a cache miss. If that task has been taken meanwhile (by a worker whose
      * slice of the group was still open), the group is runnable without work until a slice of it
-     * ends dry and {@link #reconcile} makes it idle again. A group made idle again since its
+     * ends dry, or a spare's pick finds it empty ({@link #settle}), and {@link #reconcile} makes it
+     * idle again. A group made idle again since its
      * activation was queued is reconciled as usual.
      */
     private void applyActivations() {
@@ -348,9 +349,10 @@ public final class Dispatcher {
     }
 
     /**
-     * Looks at a shut-down group again: runnable only if it still holds work, terminated if it is
-     * done. After shutdownNow drained its queues, and after a submission it refused gave back its
-     * reservation (see {@link Group#offer}).
+     * Looks at a group again: runnable only if it still holds work, terminated if it is shut down
+     * and done. After shutdownNow drained its queues, after a submission it refused gave back its
+     * reservation (see {@link Group#offer}), and after a spare picked it and found no task (see
+     * {@link Engine#runOneTaskAsSpare}).
      */
     void settle(Group group) {
         lock.lock();

@@ -343,6 +343,11 @@ public final class Engine {
         }
         Runnable task = takeOne(group, near);
         if (task == null) {
+            // The group may be runnable without work (an activation applied after its task was
+            // taken). A worker's slice of it would end dry and settle it; a spare's pick charges
+            // nothing, so unsettled it keeps the least pass and every later pick returns it again,
+            // while other groups' tasks wait for as long as the workers block.
+            dispatcher.settle(group);
             return false;
         }
         spare.running.enter(group);

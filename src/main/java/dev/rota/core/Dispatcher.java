@@ -218,8 +218,7 @@ public final class Dispatcher {
      * read costs a submitter a cache miss. If that task has been taken meanwhile (by a worker whose
      * slice of the group was still open), the group is runnable without work until a slice of it
      * ends dry, or a spare's pick finds it empty ({@link #settle}), and {@link #reconcile} makes it
-     * idle again. A group made idle again since its
-     * activation was queued is reconciled as usual.
+     * idle again. A group made idle again since its activation was queued is reconciled as usual.
      */
     private void applyActivations() {
         Group group;

@@ -511,7 +511,7 @@ public final class Engine {
 
     // ---- observation --------------------------------------------------------------------------
 
-    /** For the package's tests: the worker at {@code index}. */
+    /** The worker at {@code index} (for a wake-up, and for the package's tests). */
     Worker worker(int index) {
         return workers[index];
     }

@@ -202,6 +202,14 @@ public final class Group extends GroupActivationFields {
     /**
      * Restricts the group to the given workers. Tasks already queued on other workers' lanes are
      * stolen by allowed workers, so none is stranded.
+     *
+     * <p>A worker parks once no group it may serve has work (W3), so a worker that parked while this
+     * group excluded it stays parked when the mask lets it in, and a narrowed mask may leave the
+     * group's queued tasks to workers that are all parked. Only an offer wakes a worker, so when the
+     * group holds tasks the change wakes every parked worker the new mask allows. The mask is
+     * written (volatile) before the parked states are read, and a parking worker publishes PARKED
+     * before it reads the mask, so either the worker sees the new mask and the group's work, or this
+     * call sees it parked.
      */
     public void restrictTo(WorkerMask newMask) {
         if (newMask.allows().length != lanes.length) {
@@ -209,6 +217,11 @@ public final class Group extends GroupActivationFields {
         }
         mask = newMask;
         engine.dispatcher().maskChanged(this);
+        if (hasWork()) {
+            for (int w : newMask.workers()) {
+                engine.worker(w).wake();
+            }
+        }
     }
 
     public WorkerMask mask() {

@@ -5,38 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.contract.LatchBlocker;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ManagedBlockTest {
-
-    /** The JDK's blocker shape: waits on a latch. */
-    static final class LatchBlocker implements ForkJoinPool.ManagedBlocker {
-        final CountDownLatch latch;
-        final AtomicInteger blockCalls = new AtomicInteger();
-
-        LatchBlocker(CountDownLatch latch) {
-            this.latch = latch;
-        }
-
-        @Override
-        public boolean block() throws InterruptedException {
-            blockCalls.incrementAndGet();
-            latch.await();
-            return true;
-        }
-
-        @Override
-        public boolean isReleasable() {
-            return latch.getCount() == 0;
-        }
-    }
 
     /** Occupies every worker with a task blocked in managedBlock until {@code release} opens. */
     private static void blockEveryWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
@@ -93,13 +70,13 @@ class ManagedBlockTest {
     void releasableBlockerNeverBlocks() throws Exception {
         LatchBlocker open = new LatchBlocker(new CountDownLatch(0));
         RotaPool.managedBlock(open);
-        assertEquals(0, open.blockCalls.get());
+        assertEquals(0, open.blockCalls());
         try (RotaPool pool = RotaPool.builder().workers(1).build()) {
             pool.submit(() -> {
                 RotaPool.managedBlock(open);
                 return null;
             }).get(30, TimeUnit.SECONDS);
-            assertEquals(0, open.blockCalls.get());
+            assertEquals(0, open.blockCalls());
             assertEquals(0, pool.spareThreads());
         }
     }
@@ -116,7 +93,7 @@ class ManagedBlockTest {
             }
         });
         outside.start();
-        while (blocker.blockCalls.get() == 0) {
+        while (blocker.blockCalls() == 0) {
             Thread.sleep(5);
         }
         assertTrue(outside.isAlive());

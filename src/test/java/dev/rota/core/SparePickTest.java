@@ -3,8 +3,8 @@ package dev.rota.core;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.affinity.NoAffinity;
+import dev.rota.contract.LatchBlocker;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,18 +71,5 @@ class SparePickTest {
 
     private static void assertAccepted(int offerResult) {
         assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
-    }
-
-    private record LatchBlocker(CountDownLatch latch) implements ForkJoinPool.ManagedBlocker {
-        @Override
-        public boolean block() throws InterruptedException {
-            latch.await();
-            return true;
-        }
-
-        @Override
-        public boolean isReleasable() {
-            return latch.getCount() == 0;
-        }
     }
 }

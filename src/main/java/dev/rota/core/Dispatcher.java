@@ -179,26 +179,46 @@ public final class Dispatcher {
         return group != null && group.allows(worker);
     }
 
-    /** For a spare standing in on worker {@code w}: a runnable group it may serve, or null. */
+    /**
+     * For a spare standing in on worker {@code w}: a runnable group it may serve, or null. The pick
+     * opens the spare's turn at the group: until {@link #chargeSpare} or {@link #spareFoundNothing}
+     * ends it, the group does not terminate, since the spare may hold its last task (G3).
+     */
     Group pickForSpare(IntPredicate eligible, RandomGenerator random) {
         lockForSlice();
         try {
             applyActivations();
             int id = ledger.pick(eligible, random);
             runnableCount = ledger.runnableCount();
-            return id == ShareScheduler.NONE ? null : byClient[id];
+            if (id == ShareScheduler.NONE) {
+                return null;
+            }
+            Group group = byClient[id];
+            group.spareTurns++;                          // G3: no termination until the turn ends
+            return group;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Charges {@code group} for one task a spare ran, and checks whether the group is now done. */
+    /** Ends a spare's turn at {@code group} (see {@link #pickForSpare}) that found no task to take. */
+    void spareFoundNothing(Group group) {
+        lock.lock();
+        try {
+            group.spareTurns--;
+            reconcile(group);
+            maybeTerminate(group);
+            runnableCount = ledger.runnableCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends a spare's turn at {@code group}: charges the task it ran, and checks whether the group is now done. */
     void chargeSpare(Group group, long usedNanos) {
         lockForSlice();
         try {
-            if (group.isTerminated()) {
-                return;
-            }
+            group.spareTurns--;
             charged(group, usedNanos);
             ledger.charge(group.client, usedNanos, quantumNanos);
             reconcile(group);
@@ -217,8 +237,9 @@ public final class Dispatcher {
      * looking at its queues: that look reads lines its submitters write on every offer, and each such
      * read costs a submitter a cache miss. If that task has been taken meanwhile (by a worker whose
      * slice of the group was still open), the group is runnable without work until a slice of it
-     * ends dry, or a spare's pick finds it empty ({@link #settle}), and {@link #reconcile} makes it
-     * idle again. A group made idle again since its activation was queued is reconciled as usual.
+     * ends dry, or a spare's pick finds it empty ({@link #spareFoundNothing}), and
+     * {@link #reconcile} makes it idle again. A group made idle again since its activation was
+     * queued is reconciled as usual.
      */
     private void applyActivations() {
         Group group;
@@ -406,7 +427,7 @@ public final class Dispatcher {
     /** G3: a shut-down group with no task queued, on its way, or running terminates, and leaves the ledger (D2). */
     private void maybeTerminate(Group group) {
         if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.admissionClosed()
-                || group.hasWork() || ledger.slices(group.client) > 0) {
+                || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0) {
             return;
         }
         if (group.runnable) {

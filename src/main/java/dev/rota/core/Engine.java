@@ -345,9 +345,10 @@ public final class Engine {
         if (task == null) {
             // The group may be runnable without work (an activation applied after its task was
             // taken). A worker's slice of it would end dry and settle it; a spare's pick charges
-            // nothing, so unsettled it keeps the least pass and every later pick returns it again,
-            // while other groups' tasks wait for as long as the workers block.
-            dispatcher.settle(group);
+            // nothing, so unsettled it would keep the least pass and every later pick would return
+            // it again, while other groups' tasks wait for as long as the workers block. Ending
+            // the turn settles it.
+            dispatcher.spareFoundNothing(group);
             return false;
         }
         spare.running.enter(group);

@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       one of them sees the other (the same pairing as the park protocol W3).</li>
  *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
  *       the admission refuses later offers; the group terminates once it is shut down, its
- *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, and
- *       no slice of it runs.</li>
+ *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, no
+ *       slice of it runs, and no spare's turn at it is open (a spare that picked it may hold its
+ *       last task: see {@link Dispatcher#pickForSpare}).</li>
  * </ul>
  */
 public final class Group extends GroupActivationFields {
@@ -63,6 +64,8 @@ public final class Group extends GroupActivationFields {
     volatile long cpuTimeNanos;
     volatile long slices;
     volatile long longestSliceNanos;
+    /** Spares that picked this group and have not yet ended that turn (G3); under the dispatcher's lock. */
+    int spareTurns;
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
 

@@ -1,5 +1,7 @@
 package dev.rota.core;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.affinity.NoAffinity;
@@ -10,10 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A spare thread whose pick returns a group that is runnable but holds no task (an activation
- * applied after the group's task was taken, see {@code Dispatcher.applyActivations}) must not pick
- * that group for ever: a worker's slice of such a group ends dry and settles it, but while every
- * worker blocks, only the spares pick, and a pick charges nothing, so the group keeps the least pass.
+ * A spare thread's pick of a group, while the only worker blocks:
+ * <ul>
+ *   <li>a pick that returns a group runnable but holding no task (an activation applied after the
+ *       group's task was taken, see {@code Dispatcher.applyActivations}) must not return it for
+ *       ever: a worker's slice of such a group ends dry and settles it, but while every worker
+ *       blocks only the spares pick, and a pick charges nothing, so the group keeps the least pass;</li>
+ *   <li>a group whose last task a spare took does not terminate before that task has run: the
+ *       task is in no queue and in no worker's slice meanwhile.</li>
+ * </ul>
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SparePickTest {
@@ -64,6 +71,57 @@ class SparePickTest {
             assertTrue(blockedTaskDone.await(30, TimeUnit.SECONDS),
                     "the spare never ran the busy group's task: it kept picking the group without work");
         } finally {
+            engine.shutdownNow();
+            assertTrue(engine.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aGroupDoesNotTerminateWhileASpareRunsItsLastTask() throws Exception {
+        Engine engine = new Engine("spare-turn", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false,
+                null, true);
+        engine.start();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        try {
+            Dispatcher dispatcher = engine.dispatcher();
+            Group blocker = dispatcher.newGroup("blocker", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            Group tier = dispatcher.newGroup("tier", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            assertAccepted(blocker.offer(() -> {
+                try {
+                    Engine.managedBlock(new LatchBlocker(releaseWorker));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (engine.spareThreads() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(engine.spareThreads() > 0, "no spare stood in for the blocked worker");
+
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch completed = new CountDownLatch(1);
+            assertAccepted(tier.offer(() -> {
+                started.countDown();
+                try {
+                    finish.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                completed.countDown();
+            }));
+            assertTrue(started.await(30, TimeUnit.SECONDS), "the spare never started the task");
+
+            dispatcher.shutdown(tier);
+            assertFalse(tier.awaitTermination(200, TimeUnit.MILLISECONDS),
+                    "the group terminated while a spare still ran its task");
+            finish.countDown();
+            assertTrue(tier.awaitTermination(30, TimeUnit.SECONDS), "the group did not terminate after its task");
+            assertEquals(0, completed.getCount(), "terminated before its task completed");
+        } finally {
+            finish.countDown();
+            releaseWorker.countDown();
             engine.shutdownNow();
             assertTrue(engine.awaitTermination(30, TimeUnit.SECONDS));
         }

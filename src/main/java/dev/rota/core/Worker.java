@@ -452,9 +452,14 @@ final class Worker implements Runnable {
     /**
      * Runs one more task of the slice's group on behalf of a task that waits for another (a join);
      * false when there was nothing to run. Never opens another slice: a join waits within its group.
+     * Once the pool has stopped it takes nothing from the queues (W2) but finishes what was left on
+     * this worker's deques after shutdownNow's drain, which is where the waited-for fork is.
      */
     boolean helpOnce() {
-        if (slice == null || engine.isStopping()) {
+        if (engine.isStopping()) {
+            return engine.isStopDrained() && finishOneLeftover();
+        }
+        if (slice == null) {
             return false;
         }
         Runnable task = takeFromSlice();
@@ -492,17 +497,38 @@ final class Worker implements Runnable {
         while (!engine.isStopDrained()) {
             Thread.yield();                              // shutdownNow is draining; it finishes without waiting on us
         }
-        for (Group group : engine.dispatcher().groups()) {
-            Lane lane = group.lanes[index];
-            Runnable task;
-            while ((task = lane.deque.pop()) != null) {
-                if (task instanceof Future<?> future) {
-                    future.cancel(false);
-                } else {
-                    runTask(task, lane);
+        while (finishOneLeftover()) {
+            // until every deque of this worker is empty
+        }
+    }
+
+    /**
+     * Once the pool has stopped and shutdownNow's drain is over: pops one task left on this
+     * worker's deques (the running task's lane first) and cancels it if it is a future, else runs it
+     * (W2). False when none is left. A task that joins a fork made after the drain calls this through
+     * {@link #helpOnce()}: the fork is cancelled, so the join returns instead of waiting for a task
+     * that nobody will take.
+     */
+    private boolean finishOneLeftover() {
+        Lane lane = currentLane;
+        Runnable task = lane == null ? null : lane.deque.pop();
+        if (task == null) {
+            for (Group group : engine.dispatcher().groups()) {
+                lane = group.lanes[index];
+                if ((task = lane.deque.pop()) != null) {
+                    break;
                 }
             }
         }
+        if (task == null) {
+            return false;
+        }
+        if (task instanceof Future<?> future) {
+            future.cancel(false);
+        } else {
+            runTask(task, lane);
+        }
+        return true;
     }
 
     // ---- parking ------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 package dev.rota;
 
-import dev.rota.core.Engine;
 import dev.rota.core.Group;
 import dev.rota.core.WorkerContext;
 import java.lang.invoke.MethodHandles;
@@ -221,14 +220,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     /**
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
-     * other work. On a worker otherwise: run what can be run until done. Elsewhere: wait.
+     * other work. On a worker or a spare otherwise: run what can be run until done. Elsewhere: wait.
      */
     private int awaitDone() {
         if (TicketTransfer.waitsAcrossGroups(group)) {
             return awaitLending();
         }
-        Engine engine = WorkerContext.currentEngine();
-        if (engine != null) {
+        if (WorkerContext.runsTasks()) {
             if (WorkerContext.tryUnpush(this)) {
                 run();
             }
@@ -352,7 +350,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     public final T get() throws InterruptedException, ExecutionException {
         int s = status;
         if (s == PENDING) {
-            if (WorkerContext.currentEngine() != null) {
+            if (WorkerContext.runsTasks()) {
                 s = awaitDone();
             } else {
                 synchronized (this) {

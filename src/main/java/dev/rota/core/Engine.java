@@ -305,7 +305,12 @@ public final class Engine {
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         java.util.Objects.requireNonNull(blocker, "blocker");
-        Worker worker = Thread.currentThread() instanceof WorkerThread wt ? wt.worker : null;
+        Thread thread = Thread.currentThread();
+        if (thread instanceof SpareThreads.SpareThread st && !blocker.isReleasable()) {
+            blockOnSpare(st.spare, blocker);
+            return;
+        }
+        Worker worker = thread instanceof WorkerThread wt ? wt.worker : null;
         if (worker == null || blocker.isReleasable()) {
             blockUntilReleasable(blocker);
             return;
@@ -319,6 +324,25 @@ public final class Engine {
                 spare.release();
             }
             worker.resumeClock(clockRan);
+        }
+    }
+
+    /**
+     * A task running on a spare blocks: another spare stands in for the same worker meanwhile (within
+     * the spare limit, S1). Without it, a task that a spare runs and that waits for a task of the
+     * pool, say a join across groups, would wait for ever once every worker is blocked too, since
+     * the spare was all that ran tasks on that CPU.
+     */
+    private static void blockOnSpare(SpareThreads.Spare spare, ForkJoinPool.ManagedBlocker blocker)
+            throws InterruptedException {
+        Worker blocked = spare.standingInFor();
+        SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
+        try {
+            blockUntilReleasable(blocker);
+        } finally {
+            if (other != null) {
+                other.release();
+            }
         }
     }
 
@@ -366,6 +390,33 @@ public final class Engine {
         group.countSpareCompleted();
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);
+        return true;
+    }
+
+    /**
+     * For a task running on {@code spare} that joins a task of its own group: takes one more task of
+     * that group and runs it inside the joining task, whose time the spare charges as a whole; false
+     * when there was nothing to take. A spare has no deque, so its forks wait in the group's inboxes,
+     * and a join that only waited could wait for ever: the spare may be all that runs tasks on its
+     * CPU. One task at a time, taken and run before the next, as S2 requires.
+     */
+    boolean helpAsSpare(SpareThreads.Spare spare) {
+        Group group = spare.group;
+        Worker blocked = spare.standingInFor();
+        if (group == null || blocked == null || isStopping()) {
+            return false;                                // W2: take nothing more once stopping
+        }
+        Runnable task = takeOne(group, blocked.index);
+        if (task == null) {
+            return false;
+        }
+        try {
+            task.run();
+        } catch (Throwable failure) {
+            reportUncaught(spare.thread, failure);
+        }
+        group.countSpareCompleted();
+        spareTasks.increment();
         return true;
     }
 

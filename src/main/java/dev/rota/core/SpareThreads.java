@@ -11,13 +11,15 @@ import java.util.concurrent.locks.LockSupport;
  * Spare threads that keep a core busy while its worker blocks in
  * {@link Engine#managedBlock(ForkJoinPool.ManagedBlocker)}: a spare pins itself to the blocked
  * worker's CPU and runs tasks from every queue until the worker unblocks, then waits to be reused
- * and exits after a keep-alive period without work.
+ * and exits after a keep-alive period without work. A task running on a spare that blocks in a
+ * managed block brings in another spare for the same worker, within the same limit.
  *
  * <p>Invariants:
  * <ul>
  *   <li>S1: at most {@code max} spares exist; past that a blocking worker simply blocks.</li>
- *   <li>S2: a spare takes one task at a time and runs it before taking another, so it never holds
- *       a task in a queue of its own (W1 and E3 need no change for spares).</li>
+ *   <li>S2: a spare takes one task at a time and runs it before taking another (a join inside a
+ *       spare's task runs the tasks it helps with inside the waiting one, {@link Engine#helpAsSpare}),
+ *       so it never holds a task in a queue of its own (W1 and E3 need no change for spares).</li>
  *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
  *       (made while the blocked worker is alive) until it has finished its last task, so the pool
  *       cannot terminate while a spare runs a task (E4).</li>
@@ -130,6 +132,15 @@ final class SpareThreads {
                 random = seeds.split();
             }
             all.add(this);
+        }
+
+        Engine engine() {
+            return engine;
+        }
+
+        /** The worker this spare stands in for now, or null once released; on this spare's thread. */
+        Worker standingInFor() {
+            return assignment.current();
         }
 
         /** S3: counted as a participant before it may take a task. */

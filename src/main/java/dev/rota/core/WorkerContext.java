@@ -71,9 +71,27 @@ public final class WorkerContext {
         return w != null && w.tryUnpush(task);
     }
 
-    /** Runs one other task on the calling worker, if there is one; false when idle or not a worker. */
+    /**
+     * True when the calling thread runs tasks for a pool: a worker, or a spare standing in for one. A
+     * join there helps ({@link #helpOnce()}) rather than only waiting.
+     */
+    public static boolean runsTasks() {
+        Thread t = Thread.currentThread();
+        return t instanceof WorkerThread || t instanceof SpareThreads.SpareThread;
+    }
+
+    /**
+     * Runs one other task on the calling worker or spare, if there is one (a spare takes only its
+     * task's group's); false when there was none or the caller runs no tasks.
+     */
     public static boolean helpOnce() {
-        Worker w = current();
-        return w != null && w.helpOnce();
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.helpOnce();
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            return st.spare.engine().helpAsSpare(st.spare);
+        }
+        return false;
     }
 }

@@ -12,8 +12,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * No lost wake-up: a submission racing the only worker's decision to park. The worker's threads are
- * never started; the actors play the producer and the worker's {@link Worker#prepareToPark()}.
+ * No lost wake-up: a submission, or a change of a group's mask, racing a worker's decision to park.
+ * The workers' threads are never started; the actors play the producer (or the caller of
+ * {@link Group#restrictTo}) and the worker's {@link Worker#prepareToPark()}.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.ParkingTests.*'}
  */
 public final class ParkingTests {
@@ -37,6 +38,49 @@ public final class ParkingTests {
         @Actor
         public void producer() {
             engine.execute(() -> {});
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
+
+    /**
+     * A group that holds a task in worker 1's inbox and allowed only worker 1 is opened to worker 0
+     * while worker 0 decides to park. r1: worker 0 decided to sleep; r2: it is still PARKED after
+     * both actors ran.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "the worker saw the new mask and the task")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "the worker slept and the mask change woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: asleep while a task it may run waits")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class MaskChangeRacingPark {
+        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
+                false, null, true);
+        final Worker worker = engine.worker(0);
+        final Group group;
+
+        public MaskChangeRacingPark() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("placed", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            group.restrictTo(WorkerMask.of(2, 1));
+            if (group.offer(() -> {}) != Group.ACCEPTED) {
+                throw new IllegalStateException("set-up: offer refused");
+            }
+            dispatcher.read(() -> null);                 // applies the queued activation: none pending now
+        }
+
+        @Actor
+        public void maskChanger() {
+            group.restrictTo(WorkerMask.all(2));
         }
 
         @Actor

@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Invariants:
  * <ul>
- *   <li>S1: at most {@code max} spares exist; past that a blocking worker simply blocks.</li>
+ *   <li>S1: at most {@code max} spares exist, and {@link #count()} never says more, not even while a
+ *       spare is being made; past that a blocking worker (or spare) simply blocks.</li>
  *   <li>S2: a spare takes one task at a time and runs it before taking another (a join inside a
  *       spare's task runs the tasks it helps with inside the waiting one, {@link Engine#helpAsSpare}),
  *       so it never holds a task in a queue of its own (W1 and E3 need no change for spares).</li>
@@ -74,10 +75,13 @@ final class SpareThreads {
     Spare standIn(Worker blocked) {
         Spare spare = idle.pollFirst();
         if (spare == null) {
-            if (count.incrementAndGet() > max) {
-                count.decrementAndGet();
-                return null;
-            }
+            int c;
+            do {                                         // S1: never above max, not even for a moment
+                c = count.get();
+                if (c >= max) {
+                    return null;
+                }
+            } while (!count.compareAndSet(c, c + 1));
             spare = new Spare();
             spare.assign(blocked);
             spare.thread.start();

@@ -18,29 +18,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpareJoinTest {
 
-    /** Sums 1..n by splitting: forks one half, computes the other, joins the fork. */
-    static final class Sum extends RotaTask<Long> {
-        final long lo;
-        final long hi;
-
-        Sum(long lo, long hi) {
-            this.lo = lo;
-            this.hi = hi;
-        }
-
-        @Override
-        protected Long compute() {
-            if (hi - lo <= 1) {
-                return lo;
-            }
-            long mid = (lo + hi) >>> 1;
-            Sum left = new Sum(lo, mid);
-            left.fork();
-            long right = new Sum(mid, hi).compute();
-            return right + left.join();
-        }
-    }
-
     @Test
     void aTaskOnASpareThatWaitsForAnotherGroupCompletes() throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
@@ -67,11 +44,11 @@ class SpareJoinTest {
             TaskGroup compute = pool.group("compute", 100);
             Future<Long> outer = pool.submit(() -> {
                 // A task of the default group waits for a fork/join computation of another group.
-                RotaTask<Long> sum = compute.submit(new Sum(1, 5));
-                return sum.join();
+                RotaTask<Long> fib = compute.submit(new RotaTaskTest.Fib(16));
+                return fib.join();
             });
             try {
-                assertEquals(10L, outer.get(15, TimeUnit.SECONDS));
+                assertEquals(RotaTaskTest.Fib.slow(16), outer.get(15, TimeUnit.SECONDS));
             } catch (TimeoutException e) {
                 throw new AssertionError("deadlock: the spare running the fork/join task waits for its own fork"
                         + " while the only worker waits for the spare (spares: " + pool.engine().spareThreads()

@@ -61,6 +61,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private static final int NORMAL = 1;
     private static final int EXCEPTIONAL = 2;
     private static final int CANCELLED = 3;
+    /** Not a status: what {@code awaitDone} returns for an interrupted {@code get()}. */
+    private static final int INTERRUPTED = -1;
 
     /** Longest a worker sleeps in join before it looks for work again. */
     private static final long HELP_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -128,7 +130,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     public final T join() {
         int s = status;
         if (s == PENDING) {
-            s = awaitDone();
+            s = awaitDone(false);
         }
         return reportForJoin(s);
     }
@@ -221,10 +223,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     /**
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
      * other work. On a worker or a spare otherwise: run what can be run until done. Elsewhere: wait.
+     * Returns the final status, or {@link #INTERRUPTED} when {@code interruptible} (a {@code get()})
+     * and the wait was interrupted; {@code join()} ignores interrupts and keeps the flag set. On a
+     * pool thread the pool's stop counts as an interrupt: shutdownNow interrupts every task that
+     * runs, but a task run meanwhile by this thread's help may have consumed that interrupt.
      */
-    private int awaitDone() {
+    private int awaitDone(boolean interruptible) {
         if (TicketTransfer.waitsAcrossGroups(group)) {
-            return awaitLending();
+            return awaitLending(interruptible);
         }
         if (WorkerContext.runsTasks()) {
             if (WorkerContext.tryUnpush(this)) {
@@ -232,24 +238,31 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
             }
             int s;
             while ((s = status) == PENDING) {
-                if (!WorkerContext.helpOnce()) {
-                    waitUninterruptibly(HELP_RECHECK_NANOS);
+                if (interruptible && (Thread.interrupted() || WorkerContext.poolStopping())) {
+                    return INTERRUPTED;
+                }
+                if (!WorkerContext.helpOnce() && !waitForSignal(HELP_RECHECK_NANOS, interruptible)) {
+                    return INTERRUPTED;
                 }
             }
             return s;
         }
         int s;
         while ((s = status) == PENDING) {
-            waitUninterruptibly(0);
+            if (!waitForSignal(0, interruptible)) {
+                return INTERRUPTED;
+            }
         }
         return s;
     }
 
-    private int awaitLending() {
+    private int awaitLending(boolean interruptible) {
         ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
             @Override
-            public boolean block() {
-                waitUninterruptibly(0);
+            public boolean block() throws InterruptedException {
+                if (!waitForSignal(0, interruptible)) {
+                    throw new InterruptedException();
+                }
                 return status != PENDING;
             }
 
@@ -263,6 +276,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
             try {
                 TicketTransfer.await(group, blocker);
             } catch (InterruptedException e) {
+                if (interruptible) {
+                    return INTERRUPTED;
+                }
                 interrupted = true;                      // join does not respond to interrupts; keep the status
             }
         }
@@ -272,8 +288,12 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return status;
     }
 
-    /** Waits on this task's monitor for up to {@code nanos} (0: until notified), ignoring interrupts. */
-    private void waitUninterruptibly(long nanos) {
+    /**
+     * Waits on this task's monitor for up to {@code nanos} (0: until notified). Returns false when
+     * {@code interruptible} and the wait was interrupted (the flag then cleared, as an
+     * InterruptedException would); otherwise true, an interrupt kept as the flag.
+     */
+    private boolean waitForSignal(long nanos, boolean interruptible) {
         boolean interrupted = false;
         synchronized (this) {
             if (prepareToWait()) {
@@ -284,6 +304,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         TimeUnit.NANOSECONDS.timedWait(this, nanos);
                     }
                 } catch (InterruptedException e) {
+                    if (interruptible) {
+                        return false;
+                    }
                     interrupted = true;
                 }
             }
@@ -291,6 +314,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        return true;
     }
 
     private T reportForJoin(int s) {
@@ -346,12 +370,20 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return s == EXCEPTIONAL ? failure : s == CANCELLED ? new CancellationException() : null;
     }
 
+    /**
+     * Waits for this task and returns its result. On a pool's worker or spare it helps while it
+     * waits, as {@link #join()} does, but an interrupt (or the pool's stop) ends the wait with an
+     * {@link InterruptedException}.
+     */
     @Override
     public final T get() throws InterruptedException, ExecutionException {
         int s = status;
         if (s == PENDING) {
             if (WorkerContext.runsTasks()) {
-                s = awaitDone();
+                s = awaitDone(true);
+                if (s == INTERRUPTED) {
+                    throw new InterruptedException("interrupted while waiting for " + this);
+                }
             } else {
                 synchronized (this) {
                     while (prepareToWait()) {

@@ -1,10 +1,17 @@
 package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.contract.LatchBlocker;
+import dev.rota.contract.Liveness;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
  * other tasks of the pool as a task on a worker may. Here the only worker waits for the spare's
  * task, so nothing else runs tasks on that CPU: a fork/join computation on the spare must help with
  * its own forks (a spare has no deque, so they wait in the group's inboxes), and a task on the spare
- * that waits for another group's task must bring in another spare, as a worker's wait does.
+ * that waits for another group's task must bring in another spare, as a worker's wait does. And as
+ * on a worker: a {@code cancel(true)} of a task run while helping does not reach the joining task,
+ * and a {@code get()} on a spare ends with an interrupt at {@code shutdownNow()}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpareJoinTest {
@@ -30,7 +39,7 @@ class SpareJoinTest {
             } catch (TimeoutException e) {
                 throw new AssertionError("deadlock: the spare waits for another group's task while the only worker"
                         + " waits for the spare (spares: " + pool.engine().spareThreads() + ")\n"
-                        + dev.rota.contract.Liveness.threadDump(), e);
+                        + Liveness.threadDump(), e);
             }
         } finally {
             pool.shutdownNow();                          // the deadlocked threads are daemons
@@ -52,10 +61,125 @@ class SpareJoinTest {
             } catch (TimeoutException e) {
                 throw new AssertionError("deadlock: the spare running the fork/join task waits for its own fork"
                         + " while the only worker waits for the spare (spares: " + pool.engine().spareThreads()
-                        + ")\n" + dev.rota.contract.Liveness.threadDump(), e);
+                        + ")\n" + Liveness.threadDump(), e);
             }
         } finally {
             pool.shutdownNow();                          // the deadlocked threads are daemons
+        }
+    }
+
+    @Test
+    void aCancelOfAHelpedTaskDoesNotInterruptTheJoiningTaskOnASpare() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            TaskGroup a = pool.group("a", 100);
+            blockTheOnlyWorker(pool, releaseWorker);
+
+            AtomicReference<Future<?>> helped = new AtomicReference<>();
+            CountDownLatch helpedStarted = new CountDownLatch(1);
+            AtomicBoolean helpedOnSpare = new AtomicBoolean();
+            AtomicBoolean interruptedAfterJoin = new AtomicBoolean();
+            CountDownLatch outerDone = new CountDownLatch(1);
+            a.execute(() -> {
+                try {
+                    // queued before the fork, so the join's help takes it first
+                    helped.set(a.submit(() -> {
+                        helpedOnSpare.set(Thread.currentThread().getName().contains("-spare-"));
+                        helpedStarted.countDown();
+                        while (!Thread.currentThread().isInterrupted()) {
+                            Thread.onSpinWait();      // until cancel(true) interrupts it
+                        }
+                    }));
+                    Leaf leaf = new Leaf();
+                    leaf.fork();
+                    leaf.join();
+                    interruptedAfterJoin.set(Thread.currentThread().isInterrupted());
+                } finally {
+                    outerDone.countDown();
+                }
+            });
+            Liveness.await(helpedStarted, "the helped task never started");
+            helped.get().cancel(true);
+            Liveness.await(outerDone, "the joining task never finished");
+            assertTrue(helpedOnSpare.get(), "set-up: the helped task did not run on the spare");
+            assertFalse(interruptedAfterJoin.get(),
+                    "the cancel(true) aimed at the helped task left the joining task interrupted");
+        } finally {
+            releaseWorker.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aGetOnASpareEndsAtShutdownNow() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        RotaPool other = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        try {
+            other.execute(() -> {                         // other's only worker is busy for a while
+                try {
+                    releaseOther.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            RotaTask<Integer> remote = other.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    return 7;
+                }
+            });
+            TaskGroup a = pool.group("a", 100);
+            blockTheOnlyWorker(pool, releaseWorker);
+            CountDownLatch waiting = new CountDownLatch(1);
+            AtomicReference<String> outcome = new AtomicReference<>("still waiting");
+            a.execute(() -> {
+                outcome.set("on " + Thread.currentThread().getName());
+                waiting.countDown();
+                try {
+                    remote.get();
+                    outcome.set("returned");
+                } catch (InterruptedException e) {
+                    outcome.set("interrupted");
+                } catch (Exception e) {
+                    outcome.set(e.toString());
+                }
+            });
+            Liveness.await(waiting, "the task never started");
+            Thread.sleep(100);                           // most likely in get() by now; either way it must end
+            pool.shutdownNow();
+            boolean terminated = pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertTrue(terminated, "shutdownNow did not end a get() waiting on a spare (" + outcome.get() + ")");
+        } finally {
+            releaseOther.countDown();
+            releaseWorker.countDown();
+            pool.shutdownNow();
+            other.shutdownNow();
+        }
+    }
+
+    /** Blocks the pool's only worker in a managed block until {@code release} opens; returns once a spare stands in. */
+    private static void blockTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
+        pool.execute(() -> {
+            try {
+                RotaPool.managedBlock(new LatchBlocker(release));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+        while (pool.engine().spareThreads() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(pool.engine().spareThreads() > 0, "no spare stood in for the blocked worker");
+    }
+
+    static final class Leaf extends RotaTask<Integer> {
+        @Override
+        protected Integer compute() {
+            return 1;
         }
     }
 }

@@ -300,8 +300,9 @@ public final class Engine {
 
     /**
      * Blocks the calling worker in {@code blocker} while a spare thread, pinned to the same CPU,
-     * runs other tasks (bounded by the spare limit); from any other thread, just blocks. The
-     * worker's slice is not charged for the time it blocks.
+     * runs other tasks (bounded by the spare limit); on a spare, brings in another spare for the
+     * same worker ({@link #blockOnSpare}); from any other thread, just blocks. Neither the worker's
+     * slice nor the spare's task is charged for the time it blocks.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         java.util.Objects.requireNonNull(blocker, "blocker");
@@ -337,9 +338,11 @@ public final class Engine {
             throws InterruptedException {
         Worker blocked = spare.standingInFor();
         SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
+        long start = System.nanoTime();
         try {
             blockUntilReleasable(blocker);
         } finally {
+            spare.blockedNanos += System.nanoTime() - start;
             if (other != null) {
                 other.release();
             }
@@ -377,6 +380,7 @@ public final class Engine {
         }
         spare.running.enter(group);
         spare.group = group;
+        spare.blockedNanos = 0;
         long start = System.nanoTime();
         try {
             task.run();
@@ -386,7 +390,7 @@ public final class Engine {
             spare.group = null;
             spare.running.exit(group);
         }
-        long used = System.nanoTime() - start;
+        long used = Math.max(0, System.nanoTime() - start - spare.blockedNanos); // blocked: no CPU time
         group.countSpareCompleted();
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);
@@ -403,8 +407,8 @@ public final class Engine {
     boolean helpAsSpare(SpareThreads.Spare spare) {
         Group group = spare.group;
         Worker blocked = spare.standingInFor();
-        if (group == null || blocked == null || isStopping()) {
-            return false;                                // W2: take nothing more once stopping
+        if (group == null || blocked == null || isStopping() || !group.allows(blocked.index)) {
+            return false;                                // W2: take nothing more once stopping; and keep to the mask
         }
         Runnable task = takeOne(group, blocked.index);
         if (task == null) {
@@ -415,6 +419,7 @@ public final class Engine {
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
         }
+        Thread.interrupted();                            // a late cancel(true) of that task must not hit the joiner
         group.countSpareCompleted();
         spareTasks.increment();
         return true;

@@ -22,8 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  *       spare's task runs the tasks it helps with inside the waiting one, {@link Engine#helpAsSpare}),
  *       so it never holds a task in a queue of its own (W1 and E3 need no change for spares).</li>
  *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
- *       (made while the blocked worker is alive) until it has finished its last task, so the pool
- *       cannot terminate while a spare runs a task (E4).</li>
+ *       (made while the blocked worker, or the blocked spare that asks for it, is a live
+ *       participant) until it has finished its last task, so the pool cannot terminate while a
+ *       spare runs a task (E4).</li>
  *   <li>S4: a spare leaves the idle list either by being assigned or, after its keep-alive, by
  *       removing itself; removal succeeds for exactly one of the two.</li>
  *   <li>S5: an assignment is ended exactly once (see {@link Assignment}): by the spare, which then
@@ -125,6 +126,8 @@ final class SpareThreads {
         final RunningGroup running = new RunningGroup();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
+        /** Time the task running now spent blocked in managed blocks, not charged; this spare's thread only. */
+        long blockedNanos;
 
         Spare() {
             thread = new SpareThread(this, namePrefix + "-spare-" + serial.incrementAndGet());

@@ -31,7 +31,8 @@ import java.util.function.IntPredicate;
  *       idle time. A slice whose group has run dry stays open while no other group has work, so
  *       that a group fed one task at a time costs no lock per task; it ends before parking.
  *       Before a dry slice ends for another group, the worker looks once more for its group's
- *       tasks in the other workers' inboxes.</li>
+ *       tasks in the other workers' inboxes. After the pool's stop, a task's join may finish the
+ *       forks left on any of this worker's deques ({@link #helpOnce()}); nothing is charged then.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -459,8 +460,8 @@ final class Worker implements Runnable {
         if (engine.isStopping()) {
             return engine.isStopDrained() && finishOneLeftover();
         }
-        if (slice == null) {
-            return false;
+        if (slice == null || !slice.allows(index)) {
+            return false;                                // a group moved off this worker waits for its workers
         }
         Runnable task = takeFromSlice();
         if (task == null) {

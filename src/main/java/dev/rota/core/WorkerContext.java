@@ -80,6 +80,15 @@ public final class WorkerContext {
         return t instanceof WorkerThread || t instanceof SpareThreads.SpareThread;
     }
 
+    /** True when the calling thread is a worker or spare of a pool that is stopping (shutdownNow). */
+    public static boolean poolStopping() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.engine.isStopping();
+        }
+        return t instanceof SpareThreads.SpareThread st && st.spare.engine().isStopping();
+    }
+
     /**
      * Runs one other task on the calling worker or spare, if there is one (a spare takes only its
      * task's group's); false when there was none or the caller runs no tasks.

@@ -223,44 +223,69 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     /**
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
      * other work. On a worker or a spare otherwise: run what can be run until done. Elsewhere: wait.
-     * Returns the final status, or {@link #INTERRUPTED} when {@code interruptible} (a {@code get()})
-     * and the wait was interrupted; {@code join()} ignores interrupts and keeps the flag set. On a
-     * pool thread the pool's stop counts as an interrupt: shutdownNow interrupts every task that
-     * runs, but a task run meanwhile by this thread's help may have consumed that interrupt.
+     *
+     * <p>Interrupts: with {@code interruptible} (a {@code get()}) an interrupt ends the wait, and
+     * this returns {@link #INTERRUPTED} with the flag cleared, as an InterruptedException leaves it;
+     * on a pool thread so does the pool's stop. {@code join()} does not answer interrupts: it takes
+     * the flag down while it waits (so that a wait does not throw at once, again and again) and sets
+     * it again before it returns. Tasks run while helping neither see the waiter's interrupt nor,
+     * unless one was a cancel(true) of theirs, swallow one that arrives meanwhile.
      */
     private int awaitDone(boolean interruptible) {
-        if (TicketTransfer.waitsAcrossGroups(group)) {
-            return awaitLending(interruptible);
-        }
-        if (WorkerContext.runsTasks()) {
-            if (WorkerContext.tryUnpush(this)) {
+        boolean interrupted = false;                     // join only: an interrupt to set again at the end
+        int s;
+        try {
+            if (TicketTransfer.waitsAcrossGroups(group)) {
+                while ((s = status) == PENDING) {
+                    if (interruptible && WorkerContext.poolStopping()) {
+                        return INTERRUPTED;
+                    }
+                    try {
+                        TicketTransfer.await(group, blocker());
+                    } catch (InterruptedException e) {
+                        if (interruptible) {
+                            return INTERRUPTED;
+                        }
+                        interrupted = true;
+                    }
+                }
+                return s;
+            }
+            boolean helps = WorkerContext.runsTasks();
+            if (helps && WorkerContext.tryUnpush(this)) {
                 run();
             }
-            int s;
             while ((s = status) == PENDING) {
-                if (interruptible && (Thread.interrupted() || WorkerContext.poolStopping())) {
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        return INTERRUPTED;
+                    }
+                    interrupted = true;
+                }
+                if (interruptible && helps && WorkerContext.poolStopping()) {
                     return INTERRUPTED;
                 }
-                if (!WorkerContext.helpOnce() && !waitForSignal(HELP_RECHECK_NANOS, interruptible)) {
-                    return INTERRUPTED;
+                if (!(helps && WorkerContext.helpOnce()) && waitForSignal(helps ? HELP_RECHECK_NANOS : 0)) {
+                    if (interruptible) {
+                        return INTERRUPTED;
+                    }
+                    interrupted = true;
                 }
             }
             return s;
-        }
-        int s;
-        while ((s = status) == PENDING) {
-            if (!waitForSignal(0, interruptible)) {
-                return INTERRUPTED;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        return s;
     }
 
-    private int awaitLending(boolean interruptible) {
-        ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
+    /** A managed blocker that waits for this task; its block() throws when the wait is interrupted. */
+    private ForkJoinPool.ManagedBlocker blocker() {
+        return new ForkJoinPool.ManagedBlocker() {
             @Override
             public boolean block() throws InterruptedException {
-                if (!waitForSignal(0, interruptible)) {
+                if (waitForSignal(0)) {
                     throw new InterruptedException();
                 }
                 return status != PENDING;
@@ -271,30 +296,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 return status != PENDING;
             }
         };
-        boolean interrupted = false;
-        while (status == PENDING) {
-            try {
-                TicketTransfer.await(group, blocker);
-            } catch (InterruptedException e) {
-                if (interruptible) {
-                    return INTERRUPTED;
-                }
-                interrupted = true;                      // join does not respond to interrupts; keep the status
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return status;
     }
 
     /**
-     * Waits on this task's monitor for up to {@code nanos} (0: until notified). Returns false when
-     * {@code interruptible} and the wait was interrupted (the flag then cleared, as an
-     * InterruptedException would); otherwise true, an interrupt kept as the flag.
+     * Waits on this task's monitor for up to {@code nanos} (0: until notified), unless it is done.
+     * True when the wait was interrupted; the flag is then cleared, as an InterruptedException leaves it.
      */
-    private boolean waitForSignal(long nanos, boolean interruptible) {
-        boolean interrupted = false;
+    private boolean waitForSignal(long nanos) {
         synchronized (this) {
             if (prepareToWait()) {
                 try {
@@ -304,17 +312,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         TimeUnit.NANOSECONDS.timedWait(this, nanos);
                     }
                 } catch (InterruptedException e) {
-                    if (interruptible) {
-                        return false;
-                    }
-                    interrupted = true;
+                    return true;
                 }
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return true;
+        return false;
     }
 
     private T reportForJoin(int s) {

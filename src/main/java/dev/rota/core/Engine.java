@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -414,15 +415,33 @@ public final class Engine {
         if (task == null) {
             return false;
         }
+        boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         try {
             task.run();
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
         }
-        Thread.interrupted();                            // a late cancel(true) of that task must not hit the joiner
+        afterHelpedTask(task, waiterInterrupted);
         group.countSpareCompleted();
         spareTasks.increment();
         return true;
+    }
+
+    /**
+     * After a task that a worker or spare ran inside a waiting one (a join's help), whose interrupt
+     * status was taken down before it ran: an interrupt that was a {@code cancel(true)} of that task
+     * is cleared, so that it does not reach the waiter; any other that arrived meanwhile (a
+     * shutdownNow, an interrupt of the waiting thread) stays for the waiter to see; and the waiter's
+     * own, if it had one, is set again. A {@code cancel(false)} of the helped task cannot be told from
+     * a {@code cancel(true)}, so an interrupt that lands together with it is lost.
+     */
+    static void afterHelpedTask(Runnable helped, boolean waiterInterrupted) {
+        if (helped instanceof Future<?> future && future.isCancelled()) {
+            Thread.interrupted();
+        }
+        if (waiterInterrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** One task of {@code group}: the deques first, starting at {@code near}, then one from an inbox. */

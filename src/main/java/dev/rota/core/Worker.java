@@ -435,6 +435,19 @@ final class Worker implements Runnable {
     // ---- running ------------------------------------------------------------------------------
 
     private void runTask(Runnable task, Lane lane) {
+        execute(task, lane);
+        Thread.interrupted();                            // a late cancel(true) must not hit the next task
+    }
+
+    /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
+    private void runHelped(Runnable task, Lane lane) {
+        boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
+        execute(task, lane);
+        Engine.afterHelpedTask(task, waiterInterrupted);
+    }
+
+    /** Runs {@code task} as one of {@code lane}'s and counts it; leaves the interrupt status alone. */
+    private void execute(Runnable task, Lane lane) {
         Lane outer = currentLane;
         currentLane = lane;
         try {
@@ -447,7 +460,6 @@ final class Worker implements Runnable {
         TASKS_RUN.setOpaque(this, tasksRun + 1);
         sliceTasks++;
         lane.countCompleted();
-        Thread.interrupted();                            // a late cancel(true) must not hit the next task
     }
 
     /**
@@ -467,7 +479,7 @@ final class Worker implements Runnable {
         if (task == null) {
             return false;
         }
-        runTask(task, sliceLane);
+        runHelped(task, sliceLane);
         return true;
     }
 

@@ -1,0 +1,250 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.contract.LatchBlocker;
+import dev.rota.contract.Liveness;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Interrupts and the waits of {@link RotaTask#get()} and {@link RotaTask#join()} on pool threads,
+ * which run other tasks while they wait: an interrupt that arrives while a helped task runs still
+ * ends a {@code get()} (a group's {@code shutdownNow()} here), a {@code get()} across groups ends at
+ * the pool's {@code shutdownNow()} even when a helped task had the interrupt first, and a
+ * {@code join()} returns with the caller's pending interrupt still set, on workers and spares.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RotaTaskInterruptTest {
+
+    /** A task never scheduled: only its caller's interrupt (or the test, by running it) ends a get() on it. */
+    static final class Leaf extends RotaTask<Integer> {
+        @Override
+        protected Integer compute() {
+            return 1;
+        }
+    }
+
+    /** Runs until interrupted (the group's or the pool's shutdownNow), as a cooperative task does. */
+    static final class UntilInterrupted extends RotaTask<Void> {
+        final CountDownLatch started = new CountDownLatch(1);
+        volatile String thread;
+
+        @Override
+        protected Void compute() {
+            thread = Thread.currentThread().getName();
+            started.countDown();
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.onSpinWait();
+            }
+            return null;
+        }
+    }
+
+    /** get() on a worker: the group's shutdownNow() interrupts it while it runs a helped task. */
+    @Test
+    void getOnAWorkerEndsAtItsGroupsShutdownNowThatLandsWhileItHelps() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            checkGetSeesGroupShutdownNow(pool, g, "-spare-", false);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Same on a spare. */
+    @Test
+    void getOnASpareEndsAtItsGroupsShutdownNowThatLandsWhileItHelps() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            TaskGroup g = pool.group("g", 100);
+            blockTheOnlyWorker(pool, releaseWorker);
+            checkGetSeesGroupShutdownNow(pool, g, "-spare-", true);
+        } finally {
+            releaseWorker.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private static void checkGetSeesGroupShutdownNow(RotaPool pool, TaskGroup g, String spareMark, boolean onSpare)
+            throws Exception {
+        Leaf never = new Leaf();
+        UntilInterrupted helped = new UntilInterrupted();
+        AtomicReference<String> outcome = new AtomicReference<>("still waiting");
+        AtomicReference<String> outerThread = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        g.execute(() -> {
+            outerThread.set(Thread.currentThread().getName());
+            try {
+                helped.fork();                           // the get's help takes it: nothing else is queued
+                Integer v = never.get();
+                outcome.set("returned " + v);
+            } catch (InterruptedException e) {
+                outcome.set("interrupted");
+            } catch (Exception e) {
+                outcome.set(e.toString());
+            } finally {
+                done.countDown();
+            }
+        });
+        Liveness.await(helped.started, "the helped task never started");
+        assertEquals(outerThread.get(), helped.thread, "set-up: the task was not helped by the getter's thread");
+        assertEquals(onSpare, outerThread.get().contains(spareMark), "set-up: on a spare? " + outerThread.get());
+        g.shutdownNow();                                 // interrupts the thread running g's task: the getter
+        if (!done.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
+            never.run();                                 // unblock the get so that the test ends
+            Liveness.await(done, "the get never ended");
+        }
+        assertEquals("interrupted", outcome.get(),
+                "get() on " + outerThread.get() + " did not answer its group's shutdownNow: the interrupt landed"
+                        + " while it helped");
+    }
+
+    /**
+     * A get() across groups on a spare after the pool's shutdownNow(), whose interrupt an earlier
+     * join's help may have had first: the pool's stop ends the wait as an interrupt would, rather
+     * than the wait lasting as long as the other group's task runs.
+     */
+    @Test
+    void aCrossGroupGetOnASpareEndsAtShutdownNowEvenIfHelpConsumedTheInterrupt() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseRemote = new CountDownLatch(1);
+        try {
+            TaskGroup a = pool.group("a", 100);
+            TaskGroup b = pool.group("b", 100);
+            CountDownLatch remoteBlocked = new CountDownLatch(1);
+            RotaTask<Integer> remote = b.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {            // ignores interrupts, as tasks may; runs on the worker
+                    remoteBlocked.countDown();
+                    while (true) {
+                        try {
+                            RotaPool.managedBlock(new LatchBlocker(releaseRemote));
+                            return 5;
+                        } catch (InterruptedException ignored) {
+                            // keep running after shutdownNow
+                        }
+                    }
+                }
+            });
+            Liveness.await(remoteBlocked, "the remote task never started");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+            while (pool.engine().spareThreads() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            UntilInterrupted helped = new UntilInterrupted();
+            AtomicReference<String> outcome = new AtomicReference<>("still waiting");
+            AtomicReference<String> outerThread = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            a.execute(() -> {
+                outerThread.set(Thread.currentThread().getName());
+                try {
+                    helped.fork();
+                    helped.join();                       // helped inside the join, on this spare
+                    outcome.set("after join, interrupted=" + Thread.currentThread().isInterrupted());
+                    Integer v = remote.get();            // another group of the same pool: awaitLending
+                    outcome.set("returned " + v);
+                } catch (InterruptedException e) {
+                    outcome.set("interrupted");
+                } catch (Exception e) {
+                    outcome.set(e.toString());
+                } finally {
+                    done.countDown();
+                }
+            });
+            Liveness.await(helped.started, "the helped task never started");
+            assertTrue(outerThread.get().contains("-spare-"), "set-up: not on a spare: " + outerThread.get());
+            assertEquals(outerThread.get(), helped.thread, "set-up: not helped by the joiner's thread");
+            pool.shutdownNow();
+            if (!done.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                String stuck = outcome.get();
+                releaseRemote.countDown();
+                Liveness.await(done, "the get never ended");
+                throw new AssertionError("get() across groups on a spare kept waiting after shutdownNow"
+                        + " (state then: " + stuck + "; finally: " + outcome.get() + ")");
+            }
+            assertEquals("interrupted", outcome.get());
+        } finally {
+            releaseRemote.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /** join() on a spare with the interrupt flag set: returns with it still set. */
+    @Test
+    void joinOnASpareKeepsAPendingInterrupt() throws Exception {
+        checkJoinKeepsPendingInterrupt(true);
+    }
+
+    /** Same on a worker. */
+    @Test
+    void joinOnAWorkerKeepsAPendingInterrupt() throws Exception {
+        checkJoinKeepsPendingInterrupt(false);
+    }
+
+    private static void checkJoinKeepsPendingInterrupt(boolean onSpare) throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            TaskGroup a = pool.group("a", 100);
+            if (onSpare) {
+                blockTheOnlyWorker(pool, releaseWorker);
+            }
+            AtomicBoolean helpedSawInterrupt = new AtomicBoolean();
+            AtomicReference<String> outerThread = new AtomicReference<>();
+            AtomicBoolean interruptedAfterJoin = new AtomicBoolean();
+            CountDownLatch done = new CountDownLatch(1);
+            a.execute(() -> {
+                outerThread.set(Thread.currentThread().getName());
+                try {
+                    Leaf first = new Leaf();
+                    RotaTask<Integer> helped = new RotaTask<>() {
+                        @Override
+                        protected Integer compute() {
+                            helpedSawInterrupt.set(Thread.currentThread().isInterrupted());
+                            return 2;
+                        }
+                    };
+                    first.fork();
+                    helped.fork();                       // newest: a worker's help pops it; a spare's takes first
+                    Thread.currentThread().interrupt();
+                    first.join();
+                    interruptedAfterJoin.set(Thread.currentThread().isInterrupted());
+                } finally {
+                    Thread.interrupted();
+                    done.countDown();
+                }
+            });
+            Liveness.await(done, "the joining task never finished");
+            assertEquals(onSpare, outerThread.get().contains("-spare-"), "set-up: " + outerThread.get());
+            assertTrue(interruptedAfterJoin.get(), "join() on " + outerThread.get() + " lost the caller's interrupt");
+            assertFalse(helpedSawInterrupt.get(), "a task the join helped with saw the joiner's interrupt");
+        } finally {
+            releaseWorker.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private static void blockTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
+        pool.execute(() -> {
+            try {
+                RotaPool.managedBlock(new LatchBlocker(release));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+        while (pool.engine().spareThreads() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(pool.engine().spareThreads() > 0, "no spare stood in for the blocked worker");
+    }
+}

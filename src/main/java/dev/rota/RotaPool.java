@@ -579,9 +579,13 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return this;
         }
 
-        /** Prefix of the worker threads' names (default {@code rota-N}). */
+        /** Prefix of the worker threads' names (default {@code rota-N}); not blank. */
         public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("pool name must not be blank: '" + name + "'");
+            }
+            this.name = name;
             return this;
         }
 

@@ -186,7 +186,13 @@ public final class TaskGroup extends AbstractExecutorService {
 
     // ---- overload -------------------------------------------------------------------------------
 
-    /** The most tasks this group queues before its rejection policy decides. */
+    /**
+     * The most tasks this group holds in its queues before its rejection policy decides. The bound
+     * counts the tasks waiting to be picked up by a worker; a worker takes them in batches of up to
+     * 64 into a queue of its own, where they wait to run without counting, so {@code queuedTasks()}
+     * may exceed the capacity by up to 64 per worker. Tasks forked by the group's running tasks are
+     * never refused, as in {@code ForkJoinPool}.
+     */
     public int queueCapacity() {
         return core.capacity();
     }
@@ -254,18 +260,28 @@ public final class TaskGroup extends AbstractExecutorService {
 
     // ---- life cycle ---------------------------------------------------------------------------
 
-    /** Accepts no new tasks in this group; those queued still run. Other groups are unaffected. */
+    /**
+     * Accepts no new tasks in this group; those queued still run. Other groups are unaffected.
+     *
+     * @throws UnsupportedOperationException for the pool's {@link RotaPool#defaultGroup() default
+     *         group}, which the pool's own submissions and due delayed tasks feed: it ends with its
+     *         pool ({@link RotaPool#shutdown()})
+     */
     @Override
     public void shutdown() {
+        refuseIfDefault("shutdown");
         dispatcher().shutdown(core);
     }
 
     /**
      * Interrupts this group's running tasks and returns, each exactly once, its tasks that never
      * started; {@link RotaTask}s among them are cancelled so that no joiner waits for ever.
+     *
+     * @throws UnsupportedOperationException for the pool's default group (see {@link #shutdown()})
      */
     @Override
     public List<Runnable> shutdownNow() {
+        refuseIfDefault("shutdownNow");
         List<Runnable> neverStarted = pool.engine().shutdownNow(core);
         for (Runnable task : neverStarted) {
             if (task instanceof RotaTask<?> forked) {
@@ -273,6 +289,17 @@ public final class TaskGroup extends AbstractExecutorService {
             }
         }
         return neverStarted;
+    }
+
+    /**
+     * Shutting the default group down alone would leave a pool that refuses every submission, runs
+     * no due delayed task, and still says it is not shut down.
+     */
+    private void refuseIfDefault(String operation) {
+        if (this == pool.defaultGroup()) {
+            throw new UnsupportedOperationException("the default group of pool " + pool.name() + " cannot " + operation
+                    + " alone: it ends with its pool");
+        }
     }
 
     @Override

@@ -122,7 +122,8 @@ public final class TaskGroup extends AbstractExecutorService {
     /**
      * Lends this group's tickets to {@code borrower} until the returned loan is closed (ticket
      * transfer for a wait the pool cannot see, such as a call to a service whose work runs in
-     * {@code borrower}). Loans add up; a loan from or to a group that has terminated lends nothing.
+     * {@code borrower}). Loans add up; a loan from or to a group that has terminated lends nothing,
+     * and so does one whose tickets would take a currency's total past {@code Long.MAX_VALUE}.
      *
      * @throws IllegalArgumentException if {@code borrower} is this group or belongs to another pool
      */

@@ -434,6 +434,10 @@ public final class Dispatcher {
             ledger.setRunnable(group.client, false);
             group.runnable = false;
         }
+        for (Ticket loan : group.loansOut) {
+            ledger.repay(loan);                          // a terminated group lends nothing any more
+        }
+        group.loansOut.clear();
         group.terminate();
         ledger.remove(group.client);
         byClient[group.client.id()] = null;
@@ -453,7 +457,9 @@ public final class Dispatcher {
     /**
      * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target and, if
      * the waiting thread runs a slice of the waiter, pauses that slice, until {@link #endWait}.
-     * Returns null when there is nothing to lend (same group, or either has terminated).
+     * Returns null when there is nothing to lend (same group, or either has terminated) or the loan
+     * would take a currency's ticket total past {@code Long.MAX_VALUE}: the wait itself never fails
+     * for the sake of a loan.
      */
     public Wait beginWait(Group waiter, Group target, boolean pausesSlice) {
         if (waiter == target || waiter.engine != target.engine) {
@@ -464,7 +470,13 @@ public final class Dispatcher {
             if (waiter.isTerminated() || target.isTerminated()) {
                 return null;
             }
-            Ticket loan = ledger.lend(waiter.client, target.client);
+            Ticket loan;
+            try {
+                loan = ledger.lend(waiter.client, target.client);
+            } catch (IllegalArgumentException overflow) {
+                return null;                             // the loan would overflow a ticket total: wait without it
+            }
+            waiter.loansOut.add(loan);
             boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
             if (paused) {
                 ledger.pause(waiter.client);
@@ -479,6 +491,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             ledger.repay(wait.loan);
+            wait.waiter.loansOut.removeIf(loan -> loan == wait.loan);
             if (wait.paused && !wait.waiter.client.isRemoved()) {
                 ledger.resume(wait.waiter.client);
             }

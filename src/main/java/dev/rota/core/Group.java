@@ -1,6 +1,8 @@
 package dev.rota.core;
 
 import dev.rota.share.ClientNode;
+import dev.rota.share.Ticket;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -66,6 +68,8 @@ public final class Group extends GroupActivationFields {
     volatile long longestSliceNanos;
     /** Spares that picked this group and have not yet ended that turn (G3); under the dispatcher's lock. */
     int spareTurns;
+    /** Loans of this group's tickets not yet repaid (waits and {@code lendTo}); under the dispatcher's lock. */
+    final List<Ticket> loansOut = new ArrayList<>();
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
 

@@ -9,7 +9,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -99,26 +98,22 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     /**
      * Arranges to run this task asynchronously: on the calling worker's deque, or in the common
-     * pool when called from another thread. Returns this task.
+     * pool when called from another thread. Returns this task. A fork is part of a task already
+     * accepted, so it is never refused, as {@code ForkJoinPool} never refuses one: a spare thread
+     * (standing in for a blocked worker) has no deque and offers the fork to its group, and when
+     * the group refuses it (shut down, or its queue full) the fork runs at once, in place.
      */
     public final RotaTask<T> fork() {
         Group current = WorkerContext.currentGroup();
         if (current != null) {
             group = current;
-            if (!WorkerContext.pushLocal(this)) {
-                submitTo(current);                       // a spare thread has no deque of its own
+            if (!WorkerContext.pushLocal(this) && current.offer(this) != Group.ACCEPTED) {
+                run();                                   // see below
             }
         } else {
             RotaPool.commonPool().execute(this);
         }
         return this;
-    }
-
-    private void submitTo(Group target) {
-        if (target.offer(this) != Group.ACCEPTED) {
-            target.countRejected();
-            throw new RejectedExecutionException(target + " refused a forked task: " + this);
-        }
     }
 
     /** Called when this task is submitted to a group. */

@@ -3,6 +3,7 @@ package dev.rota;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares.Leaf;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,13 +19,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JoinAfterShutdownNowTest {
-
-    static final class Leaf extends RotaTask<Integer> {
-        @Override
-        protected Integer compute() {
-            return 1;
-        }
-    }
 
     @Test
     void aJoinAfterShutdownNowDoesNotKeepThePoolAlive() throws Exception {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
+import dev.rota.contract.Spares.Leaf;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,14 +24,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RotaTaskInterruptTest {
-
-    /** A task never scheduled: only its caller's interrupt (or the test, by running it) ends a get() on it. */
-    static final class Leaf extends RotaTask<Integer> {
-        @Override
-        protected Integer compute() {
-            return 1;
-        }
-    }
 
     /** Runs until interrupted (the group's or the pool's shutdownNow), as a cooperative task does. */
     static final class UntilInterrupted extends RotaTask<Void> {
@@ -66,7 +60,7 @@ class RotaTaskInterruptTest {
         CountDownLatch releaseWorker = new CountDownLatch(1);
         try {
             TaskGroup g = pool.group("g", 100);
-            blockTheOnlyWorker(pool, releaseWorker);
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
             checkGetSeesGroupShutdownNow(pool, g, "-spare-", true);
         } finally {
             releaseWorker.countDown();
@@ -196,7 +190,7 @@ class RotaTaskInterruptTest {
         try {
             TaskGroup a = pool.group("a", 100);
             if (onSpare) {
-                blockTheOnlyWorker(pool, releaseWorker);
+                Spares.blockTheOnlyWorker(pool, releaseWorker);
             }
             AtomicBoolean helpedSawInterrupt = new AtomicBoolean();
             AtomicReference<String> outerThread = new AtomicReference<>();
@@ -231,20 +225,5 @@ class RotaTaskInterruptTest {
             releaseWorker.countDown();
             pool.shutdownNow();
         }
-    }
-
-    private static void blockTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
-        pool.execute(() -> {
-            try {
-                RotaPool.managedBlock(new LatchBlocker(release));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
-        while (pool.engine().spareThreads() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertTrue(pool.engine().spareThreads() > 0, "no spare stood in for the blocked worker");
     }
 }

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
+import dev.rota.contract.Spares.Leaf;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +75,7 @@ class SpareJoinTest {
         CountDownLatch releaseWorker = new CountDownLatch(1);
         try {
             TaskGroup a = pool.group("a", 100);
-            blockTheOnlyWorker(pool, releaseWorker);
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
 
             AtomicReference<Future<?>> helped = new AtomicReference<>();
             CountDownLatch helpedStarted = new CountDownLatch(1);
@@ -132,7 +133,7 @@ class SpareJoinTest {
                 }
             });
             TaskGroup a = pool.group("a", 100);
-            blockTheOnlyWorker(pool, releaseWorker);
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
             CountDownLatch waiting = new CountDownLatch(1);
             AtomicReference<String> outcome = new AtomicReference<>("still waiting");
             a.execute(() -> {
@@ -157,29 +158,6 @@ class SpareJoinTest {
             releaseWorker.countDown();
             pool.shutdownNow();
             other.shutdownNow();
-        }
-    }
-
-    /** Blocks the pool's only worker in a managed block until {@code release} opens; returns once a spare stands in. */
-    private static void blockTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
-        pool.execute(() -> {
-            try {
-                RotaPool.managedBlock(new LatchBlocker(release));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
-        while (pool.engine().spareThreads() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertTrue(pool.engine().spareThreads() > 0, "no spare stood in for the blocked worker");
-    }
-
-    static final class Leaf extends RotaTask<Integer> {
-        @Override
-        protected Integer compute() {
-            return 1;
         }
     }
 }

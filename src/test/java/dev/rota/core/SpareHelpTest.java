@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.RotaTask;
 import dev.rota.affinity.NoAffinity;
-import dev.rota.contract.LatchBlocker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -59,18 +58,7 @@ class SpareHelpTest {
             Group a = dispatcher.newGroup("a", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
             blocker.restrictTo(WorkerMask.of(2, 0));
             a.restrictTo(WorkerMask.of(2, 0));
-            assertAccepted(blocker.offer(() -> {
-                try {
-                    Engine.managedBlock(new LatchBlocker(releaseWorker));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (engine.spareThreads() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertTrue(engine.spareThreads() > 0, "no spare stood in for worker 0");
+            EngineSpares.blockAWorker(engine, blocker, releaseWorker);
 
             CountDownLatch forked = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);

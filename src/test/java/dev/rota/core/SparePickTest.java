@@ -87,18 +87,7 @@ class SparePickTest {
             Dispatcher dispatcher = engine.dispatcher();
             Group blocker = dispatcher.newGroup("blocker", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
             Group tier = dispatcher.newGroup("tier", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            assertAccepted(blocker.offer(() -> {
-                try {
-                    Engine.managedBlock(new LatchBlocker(releaseWorker));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (engine.spareThreads() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertTrue(engine.spareThreads() > 0, "no spare stood in for the blocked worker");
+            EngineSpares.blockAWorker(engine, blocker, releaseWorker);
 
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch completed = new CountDownLatch(1);

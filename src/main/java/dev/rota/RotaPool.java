@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.RunnableScheduledFuture;
 import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -212,13 +213,19 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return new ArrayList<>();
         }
         shutdownRequested = true;
-        List<Runnable> neverStarted = new ArrayList<>(engine.shutdownNow());
-        for (Runnable task : neverStarted) {
+        // The timer first: once the engine has stopped, it may report termination to a waiting
+        // thread, and every delayed task must be cancelled by then. What the timer had already
+        // handed to the pool comes back from the engine's drain below.
+        List<Runnable> neverStarted = new ArrayList<>(scheduler.shutdownNow());
+        List<Runnable> queued = engine.shutdownNow();
+        for (Runnable task : queued) {
             if (task instanceof RotaTask<?> forked) {
                 forked.cancel(false);                    // its joiner must not wait for ever
+            } else if (task instanceof RunnableScheduledFuture<?> due) {
+                due.cancel(false);                       // a delayed task that came due: its future completes
             }
         }
-        neverStarted.addAll(scheduler.shutdownNow());
+        neverStarted.addAll(queued);
         return neverStarted;
     }
 

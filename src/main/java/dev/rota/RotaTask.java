@@ -108,7 +108,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         if (current != null) {
             group = current;
             if (!WorkerContext.pushLocal(this) && current.offer(this) != Group.ACCEPTED) {
-                run();                                   // see below
+                run();                                   // refused: runs in place (see above)
             }
         } else {
             RotaPool.commonPool().execute(this);
@@ -223,8 +223,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * this returns {@link #INTERRUPTED} with the flag cleared, as an InterruptedException leaves it;
      * on a pool thread so does the pool's stop. {@code join()} does not answer interrupts: it takes
      * the flag down while it waits (so that a wait does not throw at once, again and again) and sets
-     * it again before it returns. Tasks run while helping neither see the waiter's interrupt nor,
-     * unless one was a cancel(true) of theirs, swallow one that arrives meanwhile.
+     * it again before it returns. Tasks run while helping do not see the waiter's interrupt, and an
+     * interrupt that arrives while one runs is that task's (a cancel(true) of it), unless it is the
+     * pool's or the waiter's group's shutdownNow, which the waiter then sees.
      */
     private int awaitDone(boolean interruptible) {
         boolean interrupted = false;                     // join only: an interrupt to set again at the end

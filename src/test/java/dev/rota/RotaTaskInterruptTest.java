@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
-import dev.rota.contract.Spares;
 import dev.rota.contract.Spares.Leaf;
+import dev.rota.contract.Spares;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,7 +24,9 @@ import org.junit.jupiter.api.Timeout;
  * which run other tasks while they wait: an interrupt that arrives while a helped task runs still
  * ends a {@code get()} (a group's {@code shutdownNow()} here), a {@code get()} across groups ends at
  * the pool's {@code shutdownNow()} even when a helped task had the interrupt first, and a
- * {@code join()} returns with the caller's pending interrupt still set, on workers and spares.
+ * {@code join()} returns with the caller's pending interrupt still set, on workers and spares; a
+ * {@code cancel(true)} of a helped task, or of a future it wraps (an ExecutorCompletionService's),
+ * stays with that task and does not end the waiter's {@code get()}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RotaTaskInterruptTest {
@@ -223,6 +229,67 @@ class RotaTaskInterruptTest {
             assertFalse(helpedSawInterrupt.get(), "a task the join helped with saw the joiner's interrupt");
         } finally {
             releaseWorker.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /** A cancel(true) of a task that a waiting get() helps with does not reach the waiter. */
+    @Test
+    void cancelTrueOfAHelpedGroupFutureDoesNotReachTheWaiter() throws Exception {
+        checkHelpedTaskCancelStaysThere((g, body) -> g.submit(body));
+    }
+
+    /** The same cancel(true), of a future that an ExecutorCompletionService wraps in the task it queues. */
+    @Test
+    void cancelTrueOfAHelpedCompletionServiceTaskDoesNotReachTheWaiter() throws Exception {
+        checkHelpedTaskCancelStaysThere((g, body) -> new ExecutorCompletionService<Integer>(g).submit(body));
+    }
+
+    private static void checkHelpedTaskCancelStaysThere(BiFunction<TaskGroup, Callable<Integer>, Future<Integer>> submit) throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            Leaf never = new Leaf();                     // completed by the test, so the get() below ends
+            CountDownLatch outerStarted = new CountDownLatch(1);
+            CountDownLatch queued = new CountDownLatch(1);
+            CountDownLatch helpedStarted = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            AtomicReference<String> outerThread = new AtomicReference<>();
+            AtomicReference<String> helpedThread = new AtomicReference<>();
+            AtomicReference<String> outcome = new AtomicReference<>("still waiting");
+            g.execute(() -> {
+                outerThread.set(Thread.currentThread().getName());
+                outerStarted.countDown();
+                try {
+                    queued.await();
+                    Integer v = never.get();             // helps: runs the queued task below
+                    outcome.set("returned " + v);
+                } catch (InterruptedException e) {
+                    outcome.set("InterruptedException, though nobody interrupted the waiter");
+                } catch (Exception e) {
+                    outcome.set(e.toString());
+                } finally {
+                    done.countDown();
+                }
+            });
+            Liveness.await(outerStarted, "outer task never started");
+            Future<Integer> helped = submit.apply(g, () -> {
+                helpedThread.set(Thread.currentThread().getName());
+                helpedStarted.countDown();
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.onSpinWait();
+                }
+                return 0;
+            });
+            queued.countDown();
+            Liveness.await(helpedStarted, "the helped task never started");
+            assertEquals(outerThread.get(), helpedThread.get(), "set-up: the task was not helped by the getter");
+            helped.cancel(true);                         // aimed at the helped task only
+            Thread.sleep(300);                           // the helped task ends; the get() should go on waiting
+            never.run();
+            Liveness.await(done, "the get never ended");
+            assertEquals("returned 1", outcome.get());
+        } finally {
             pool.shutdownNow();
         }
     }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -421,25 +420,23 @@ public final class Engine {
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
         }
-        afterHelpedTask(task, waiterInterrupted);
+        afterHelpedTask(group, waiterInterrupted);
         group.countSpareCompleted();
         spareTasks.increment();
         return true;
     }
 
     /**
-     * After a task that a worker or spare ran inside a waiting one (a join's help), whose interrupt
-     * status was taken down before it ran: an interrupt that was a {@code cancel(true)} of that task
-     * is cleared, so that it does not reach the waiter; any other that arrived meanwhile (a
-     * shutdownNow, an interrupt of the waiting thread) stays for the waiter to see; and the waiter's
-     * own, if it had one, is set again. A {@code cancel(false)} of the helped task cannot be told from
-     * a {@code cancel(true)}, so an interrupt that lands together with it is lost.
+     * After a task that a worker or spare ran inside a waiting task of {@code waiterGroup} (a join's
+     * help), whose interrupt status was taken down before it ran. An interrupt that arrived while the
+     * helped task ran was meant for it, a {@code cancel(true)} of it or of a future it wraps (as an
+     * ExecutorCompletionService's task does), and is cleared, as between two tasks of the duty cycle.
+     * The interrupts meant for every task that runs, the pool's or the waiter's group's shutdownNow,
+     * are told by the state they leave, and set again; so is the waiter's own, if it had one.
      */
-    static void afterHelpedTask(Runnable helped, boolean waiterInterrupted) {
-        if (helped instanceof Future<?> future && future.isCancelled()) {
-            Thread.interrupted();
-        }
-        if (waiterInterrupted) {
+    void afterHelpedTask(Group waiterGroup, boolean waiterInterrupted) {
+        Thread.interrupted();
+        if (waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)) {
             Thread.currentThread().interrupt();
         }
     }

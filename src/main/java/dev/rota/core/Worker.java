@@ -443,7 +443,7 @@ final class Worker implements Runnable {
     private void runHelped(Runnable task, Lane lane) {
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         execute(task, lane);
-        Engine.afterHelpedTask(task, waiterInterrupted);
+        engine.afterHelpedTask(lane.group, waiterInterrupted);
     }
 
     /** Runs {@code task} as one of {@code lane}'s and counts it; leaves the interrupt status alone. */

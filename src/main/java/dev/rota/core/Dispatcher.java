@@ -457,9 +457,10 @@ public final class Dispatcher {
     /**
      * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target and, if
      * the waiting thread runs a slice of the waiter, pauses that slice, until {@link #endWait}.
-     * Returns null when there is nothing to lend (same group, or either has terminated) or the loan
-     * would take a currency's ticket total past {@code Long.MAX_VALUE}: the wait itself never fails
-     * for the sake of a loan.
+     * Returns null when there is nothing to lend (same group, or either has terminated). A loan that
+     * would take a currency's ticket total past {@code Long.MAX_VALUE} is not made (the wait's
+     * {@code loan} is null) and the slice is paused all the same: the wait itself never fails for
+     * the sake of a loan.
      */
     public Wait beginWait(Group waiter, Group target, boolean pausesSlice) {
         if (waiter == target || waiter.engine != target.engine) {
@@ -473,10 +474,10 @@ public final class Dispatcher {
             Ticket loan;
             try {
                 loan = ledger.lend(waiter.client, target.client);
+                waiter.loansOut.add(loan);
             } catch (IllegalArgumentException overflow) {
-                return null;                             // the loan would overflow a ticket total: wait without it
+                loan = null;                             // the loan would overflow a ticket total: wait without it
             }
-            waiter.loansOut.add(loan);
             boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
             if (paused) {
                 ledger.pause(waiter.client);
@@ -490,8 +491,10 @@ public final class Dispatcher {
     public void endWait(Wait wait) {
         lock.lock();
         try {
-            ledger.repay(wait.loan);
-            wait.waiter.loansOut.removeIf(loan -> loan == wait.loan);
+            if (wait.loan != null) {
+                ledger.repay(wait.loan);
+                wait.waiter.loansOut.removeIf(loan -> loan == wait.loan);
+            }
             if (wait.paused && !wait.waiter.client.isRemoved()) {
                 ledger.resume(wait.waiter.client);
             }
@@ -500,7 +503,7 @@ public final class Dispatcher {
         }
     }
 
-    /** A loan of tickets made by {@link #beginWait}. */
+    /** A wait begun by {@link #beginWait}: its loan of tickets (null when none could be made) and its pause. */
     public record Wait(Group waiter, Ticket loan, boolean paused) {}
 
     // ---- currencies and tickets (the public API's operations, under the lock) -------------------

@@ -206,9 +206,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             group.spareTurns--;
-            reconcile(group);
-            maybeTerminate(group);
-            runnableCount = ledger.runnableCount();
+            settleLocked(group);
         } finally {
             lock.unlock();
         }
@@ -377,12 +375,16 @@ public final class Dispatcher {
     void settle(Group group) {
         lock.lock();
         try {
-            reconcile(group);
-            maybeTerminate(group);
-            runnableCount = ledger.runnableCount();
+            settleLocked(group);
         } finally {
             lock.unlock();
         }
+    }
+
+    private void settleLocked(Group group) {
+        reconcile(group);
+        maybeTerminate(group);
+        runnableCount = ledger.runnableCount();
     }
 
     /** Shuts every group and refuses new ones (the pool's shutdown). */

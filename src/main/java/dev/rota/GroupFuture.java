@@ -1,6 +1,7 @@
 package dev.rota;
 
 import dev.rota.core.Group;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -37,6 +38,7 @@ final class GroupFuture<V> extends FutureTask<V> {
 
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         if (!isDone()) {
             TicketTransfer.await(group, new Waiter(true, deadline));

@@ -62,6 +62,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private static final int CANCELLED = 3;
     /** Not a status: what {@code awaitDone} returns for an interrupted {@code get()}. */
     private static final int INTERRUPTED = -1;
+    /** Not a status: what {@code awaitDone} returns for a timed {@code get} whose deadline passed. */
+    private static final int TIMED_OUT = -2;
 
     /** Longest a worker sleeps in join before it looks for work again. */
     private static final long HELP_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -125,7 +127,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     public final T join() {
         int s = status;
         if (s == PENDING) {
-            s = awaitDone(false);
+            s = awaitDone(false, false, 0L);
         }
         return reportForJoin(s);
     }
@@ -218,8 +220,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     /**
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
      * other work. On a worker or a spare otherwise: run what can be run until done. Elsewhere: wait.
+     * With {@code timed}, gives up at {@code deadline} (a {@link System#nanoTime} reading) and
+     * returns {@link #TIMED_OUT}.
      *
-     * <p>Interrupts: with {@code interruptible} (a {@code get()}) an interrupt ends the wait, and
+     * <p>Interrupts: with {@code interruptible} (a {@code get}) an interrupt ends the wait, and
      * this returns {@link #INTERRUPTED} with the flag cleared, as an InterruptedException leaves it;
      * on a pool thread so does the pool's stop. {@code join()} does not answer interrupts: it takes
      * the flag down while it waits (so that a wait does not throw at once, again and again) and sets
@@ -227,17 +231,20 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * interrupt that arrives while one runs is that task's (a cancel(true) of it), unless it is the
      * pool's or the waiter's group's shutdownNow, which the waiter then sees.
      */
-    private int awaitDone(boolean interruptible) {
+    private int awaitDone(boolean interruptible, boolean timed, long deadline) {
         boolean interrupted = false;                     // join only: an interrupt to set again at the end
         int s;
         try {
             if (TicketTransfer.waitsAcrossGroups(group)) {
                 while ((s = status) == PENDING) {
+                    if (timed && deadline - System.nanoTime() <= 0) {
+                        return TIMED_OUT;
+                    }
                     if (interruptible && WorkerContext.poolStopping()) {
                         return INTERRUPTED;
                     }
                     try {
-                        TicketTransfer.await(group, blocker());
+                        TicketTransfer.await(group, blocker(timed, deadline));
                     } catch (InterruptedException e) {
                         if (interruptible) {
                             return INTERRUPTED;
@@ -252,6 +259,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 run();
             }
             while ((s = status) == PENDING) {
+                long left = timed ? deadline - System.nanoTime() : 0L;
+                if (timed && left <= 0) {
+                    return TIMED_OUT;
+                }
                 if (Thread.interrupted()) {
                     if (interruptible) {
                         return INTERRUPTED;
@@ -261,7 +272,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 if (interruptible && helps && WorkerContext.poolStopping()) {
                     return INTERRUPTED;
                 }
-                if (!(helps && WorkerContext.helpOnce()) && waitForSignal(helps ? HELP_RECHECK_NANOS : 0)) {
+                if (helps && WorkerContext.helpOnce()) {
+                    continue;
+                }
+                long sleep = helps ? (timed ? Math.min(left, HELP_RECHECK_NANOS) : HELP_RECHECK_NANOS) : left;
+                if (waitForSignal(sleep)) {
                     if (interruptible) {
                         return INTERRUPTED;
                     }
@@ -276,20 +291,27 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         }
     }
 
-    /** A managed blocker that waits for this task; its block() throws when the wait is interrupted. */
-    private ForkJoinPool.ManagedBlocker blocker() {
+    /**
+     * A managed blocker that waits for this task, with {@code timed} until {@code deadline} at most;
+     * its block() throws when the wait is interrupted.
+     */
+    private ForkJoinPool.ManagedBlocker blocker(boolean timed, long deadline) {
         return new ForkJoinPool.ManagedBlocker() {
             @Override
             public boolean block() throws InterruptedException {
-                if (waitForSignal(0)) {
+                long left = timed ? deadline - System.nanoTime() : 0L;
+                if (timed && left <= 0) {
+                    return true;
+                }
+                if (waitForSignal(left)) {
                     throw new InterruptedException();
                 }
-                return status != PENDING;
+                return status != PENDING || timed;
             }
 
             @Override
             public boolean isReleasable() {
-                return status != PENDING;
+                return status != PENDING || (timed && deadline - System.nanoTime() <= 0);
             }
         };
     }
@@ -377,36 +399,30 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     public final T get() throws InterruptedException, ExecutionException {
         int s = status;
         if (s == PENDING) {
-            if (WorkerContext.runsTasks()) {
-                s = awaitDone(true);
-                if (s == INTERRUPTED) {
-                    throw new InterruptedException("interrupted while waiting for " + this);
-                }
-            } else {
-                synchronized (this) {
-                    while (prepareToWait()) {
-                        wait();
-                    }
-                    s = status;
-                }
+            s = awaitDone(true, false, 0L);
+            if (s == INTERRUPTED) {
+                throw new InterruptedException("interrupted while waiting for " + this);
             }
         }
         return reportForGet(s);
     }
 
+    /**
+     * As {@link #get()}, helping on a pool thread in the same way, but waits at most
+     * {@code timeout}; a timeout of zero or less only looks.
+     */
     @Override
     public final T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        int s;
-        synchronized (this) {
-            while (prepareToWait()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new TimeoutException();
-                }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+        Objects.requireNonNull(unit, "unit");
+        int s = status;
+        if (s == PENDING) {
+            s = awaitDone(true, true, System.nanoTime() + unit.toNanos(timeout));
+            if (s == INTERRUPTED) {
+                throw new InterruptedException("interrupted while waiting for " + this);
             }
-            s = status;
+            if (s == TIMED_OUT) {
+                throw new TimeoutException("not done after " + timeout + " " + unit + ": " + this);
+            }
         }
         return reportForGet(s);
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
@@ -229,5 +230,59 @@ class RotaTaskTest {
         assertTrue(queued.isCancelled());
         assertThrows(CancellationException.class, queued::join);
         assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
+     * A timed get on a worker helps as join does: on a pool of one worker, the task waited on is
+     * this worker's own fork, which nobody else could run before the deadline.
+     */
+    @Test
+    void timedGetOnTheOnlyWorkerRunsItsOwnFork() throws Exception {
+        try (RotaPool one = RotaPool.builder().workers(1).build()) {
+            long value = one.submit(() -> {
+                Fib child = new Fib(15);
+                child.fork();
+                return child.get(20, TimeUnit.SECONDS);
+            }).get(30, TimeUnit.SECONDS);
+            assertEquals(Fib.slow(15), value);
+        }
+    }
+
+    /**
+     * A timed get across groups waits as a managed block, as an untimed one does: a spare thread
+     * keeps the only core busy, and it runs the other group's task before the deadline.
+     */
+    @Test
+    void timedGetAcrossGroupsOnTheOnlyWorkerLetsASpareRunTheTask() throws Exception {
+        try (RotaPool one = RotaPool.builder().workers(1).build()) {
+            TaskGroup server = one.group("server", 100);
+            TaskGroup client = one.group("client", 100);
+            long value = client.submit(() -> server.submit(new Fib(15)).get(20, TimeUnit.SECONDS))
+                    .get(30, TimeUnit.SECONDS);
+            assertEquals(Fib.slow(15), value);
+        }
+    }
+
+    @Test
+    void timedGetTimesOutAndNamesTheTask() {
+        CountDownLatch never = new CountDownLatch(1);
+        class Stuck extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 1;
+            }
+        }
+        RotaTask<Integer> stuck = pool.submit(new Stuck());
+        TimeoutException e = assertThrows(TimeoutException.class, () -> stuck.get(10, TimeUnit.MILLISECONDS));
+        assertTrue(e.getMessage().contains("Stuck"), e.getMessage());
+        assertThrows(TimeoutException.class, () -> stuck.get(0, TimeUnit.SECONDS), "zero only looks");
+        assertThrows(NullPointerException.class, () -> stuck.get(1, null));
+        never.countDown();
+        assertEquals(1, stuck.join());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.RunCounter;
+import dev.rota.contract.StressRounds;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -41,7 +42,8 @@ class GroupsNothingLostStressTest {
     void groupAndPoolShutdownNowRacingSubmittersLoseNothing() throws Exception {
         long seed = System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
-        for (int round = 0; round < ROUNDS; round++) {
+        for (StressRounds rounds = StressRounds.of(ROUNDS); rounds.another(); ) {
+            int round = rounds.current();
             runRound("seed " + seed + ", round " + round, round % 2 == 0 ? SharePolicy.STRIDE : SharePolicy.LOTTERY,
                     random.nextInt(MAX_DELAY_MICROS), random.nextInt(MAX_DELAY_MICROS), random.nextInt(4) == 0);
         }

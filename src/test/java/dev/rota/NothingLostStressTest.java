@@ -12,6 +12,7 @@ import dev.rota.contract.ExecutorFactory.QueuedTaskFate;
 import dev.rota.contract.LateCancellations;
 import dev.rota.contract.Liveness;
 import dev.rota.contract.RunCounter;
+import dev.rota.contract.StressRounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -48,7 +49,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>RotaPool is the pool under test; ThreadPoolExecutor and ForkJoinPool run as controls, which
  * shows the test itself is sound. Rounds are bounded so the whole class stays well under a minute
- * on two cores while still pushing a few million tasks through each pool.
+ * on two cores while still pushing a few million tasks through each pool; a soak
+ * ({@link StressRounds}) runs Rota's cases for longer and keeps the controls at their fixed rounds.
  */
 class NothingLostStressTest {
 
@@ -91,8 +93,8 @@ class NothingLostStressTest {
     private void runRounds(ExecutorFactory factory, Stop stop, int rounds) throws Exception {
         long seed = System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
-        for (int round = 0; round < rounds; round++) {
-            runRound(factory, stop, "seed " + seed + ", round " + round, random.nextInt(MAX_DELAY_MICROS + 1));
+        for (StressRounds soak = StressRounds.of(rounds, factory.underTest()); soak.another(); ) {
+            runRound(factory, stop, "seed " + seed + ", round " + soak.current(), random.nextInt(MAX_DELAY_MICROS + 1));
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.StressRounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,7 +37,8 @@ class WaitingTasksStressTest {
     void tasksThatWaitForOtherGroupsAllCompleteAndThePoolTerminates() throws Exception {
         long seed = System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
-        for (int round = 0; round < ROUNDS; round++) {
+        for (StressRounds rounds = StressRounds.of(ROUNDS); rounds.another(); ) {
+            int round = rounds.current();
             runRound("seed " + seed + ", round " + round, round % 2 == 0 ? SharePolicy.STRIDE : SharePolicy.LOTTERY,
                     random.split());
         }

@@ -44,6 +44,11 @@ public record ExecutorFactory(String name, QueuedTaskFate queuedTaskFate,
         Objects.requireNonNull(builder, "builder");
     }
 
+    /** True for Rota's own pools; false for the JDK's, which run as controls. */
+    public boolean underTest() {
+        return name.contains("RotaPool");
+    }
+
     /** The pools every contract test runs against: RotaPool first, then the two JDK references. */
     public static List<ExecutorFactory> all() {
         return List.of(rotaPool(), taskGroup(), forkJoinPool(), fixedThreadPool());

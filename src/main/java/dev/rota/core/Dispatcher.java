@@ -58,7 +58,11 @@ public final class Dispatcher {
     /** Sees every slice charged, under the lock; null when nobody watches. */
     private volatile SliceObserver observer;
 
-    /** Receives every slice charged, under the dispatcher's lock: keep it short and never block in it. */
+    /**
+     * Receives every slice charged, under the dispatcher's lock: keep it short, never block in it,
+     * and never throw (an exception would end the worker whose slice was being charged). A test and
+     * benchmark hook; the public API has no way to install one.
+     */
     @FunctionalInterface
     public interface SliceObserver {
         void charged(Group group, long usedNanos);

@@ -16,7 +16,8 @@ public final class StrideScheduler implements ShareScheduler {
      *   stride(c)    = STRIDE1 / value(c)
      *   pick         = the competing client of least pass (PassHeap, O(1); updates O(log n))
      *   charge(c, u) = pass(c) += stride(c) × u / quantum;
-     *                  globalPass += STRIDE1 / (sum of competing values) × u / quantum
+     *                  globalPass += STRIDE1 / (sum of competing worths) × u / quantum, where c competes
+     *   worth(c)     = STRIDE1 / stride(c): the value c's rounded, clamped stride stands for
      *   join         : pass = globalPass + remain, where remain = stride for a new client
      *   leave        : remain = pass − globalPass, kept until remove()
      *   new value    : remain' = remain × stride' / stride, so a client keeps its relative position
@@ -31,9 +32,14 @@ public final class StrideScheduler implements ShareScheduler {
      *   Lags are bounded: every write keeps |pass − globalPass| and |remain| <= MAX_LAG = 2^61,
      *   saturating a single charge there (2^21 quanta for v >= 1, 2^11 for the smallest values).
      *   globalPass only moves forward. When charges go to picked clients, the least pass advances at
-     *   least as fast as globalPass (its stride is at least the global stride, as its value is part
-     *   of the sum; rounding costs at most one unit per charge), so no pass falls more than MAX_LAG
-     *   behind. Any two passes thus differ by at most 2^62 < 2^63, and comparing passes by signed
+     *   least as fast as globalPass (its stride is at least the global stride, as its worth is part
+     *   of the sum of worths; rounding costs at most one unit per charge), so no pass falls more than
+     *   MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
+     *   value than the client's, and a global stride taken from the values would then run ahead of
+     *   every client's pass until the differences wrapped around.
+     *   A client that no longer competes may still be charged for a slice that ends after it left: its
+     *   remain advances, the global pass does not, since that time went to nobody who competes (and a
+     *   move of both would count the slice against the client twice when it rejoins). Any two passes thus differ by at most 2^62 < 2^63, and comparing passes by signed
      *   difference (PassHeap) stays correct when the longs themselves wrap around, which globalPass
      *   does after about 2^23 quanta at a total value of 1.
      *   The total of competing values is a compensated (Neumaier) sum, so leaves and joins do not
@@ -54,7 +60,8 @@ public final class StrideScheduler implements ShareScheduler {
 
     private final PassHeap heap = new PassHeap();
     private byte[] state = new byte[16];
-    private double[] value = new double[16];
+    /** A competing client's worth in the total: STRIDE1 / stride. */
+    private double[] worth = new double[16];
     private long[] stride = new long[16];
     /** remain of a waiting client: pass − globalPass when it left. */
     private long[] remain = new long[16];
@@ -87,7 +94,7 @@ public final class StrideScheduler implements ShareScheduler {
                     long s = strideOf(newValue);
                     stride[client] = s;
                     carry[client] = 0;
-                    compete(client, newValue, s);
+                    compete(client, s);
                 }
             }
             case WAITING -> {
@@ -96,7 +103,7 @@ public final class StrideScheduler implements ShareScheduler {
                     remain[client] = scale(remain[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
-                    compete(client, newValue, remain[client]);
+                    compete(client, remain[client]);
                 }
             }
             default -> {
@@ -107,8 +114,8 @@ public final class StrideScheduler implements ShareScheduler {
                     long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
-                    addToTotal(newValue - value[client]);
-                    value[client] = newValue;
+                    addToTotal(worthOf(s) - worth[client]);
+                    worth[client] = worthOf(s);
                     heap.update(client, globalPass + lag);
                 }
             }
@@ -155,7 +162,7 @@ public final class StrideScheduler implements ShareScheduler {
         } else {
             remain[client] = Math.min(remain[client] + advance, MAX_LAG);
         }
-        if (heap.size() > 0) {
+        if (state[client] == COMPETING) {                // see "A client that no longer competes" above
             long q = MulDiv.floor(globalStride, usedNanos, globalCarry, quantumNanos);
             if (q > MAX_LAG) {
                 q = MAX_LAG;
@@ -239,10 +246,10 @@ public final class StrideScheduler implements ShareScheduler {
 
     // ---- internals ----------------------------------------------------------------------------
 
-    private void compete(int client, double newValue, long lag) {
+    private void compete(int client, long lag) {
         state[client] = COMPETING;
-        value[client] = newValue;
-        addToTotal(newValue);
+        worth[client] = worthOf(stride[client]);
+        addToTotal(worth[client]);
         heap.add(client, globalPass + clampLag(lag));
     }
 
@@ -250,7 +257,12 @@ public final class StrideScheduler implements ShareScheduler {
         remain[client] = clampLag(heap.pass(client) - globalPass);
         heap.remove(client);
         state[client] = WAITING;
-        addToTotal(-value[client]);
+        addToTotal(-worth[client]);
+    }
+
+    /** The value that {@code stride} stands for, rounding and clamping included. */
+    private static double worthOf(long stride) {
+        return (double) STRIDE1 / stride;
     }
 
     /** Neumaier summation: totalValueError collects the low-order bits each addition drops. */
@@ -300,7 +312,7 @@ public final class StrideScheduler implements ShareScheduler {
         }
         int length = Math.max(client + 1, state.length * 2);
         state = Arrays.copyOf(state, length);
-        value = Arrays.copyOf(value, length);
+        worth = Arrays.copyOf(worth, length);
         stride = Arrays.copyOf(stride, length);
         remain = Arrays.copyOf(remain, length);
         carry = Arrays.copyOf(carry, length);

@@ -224,6 +224,51 @@ class StrideSchedulerTest {
         assertEquals(remain + StrideScheduler.STRIDE1, stride.remain(picked));
     }
 
+    /**
+     * A slice that ends after its client left is charged to the client's remain alone: the client
+     * rejoins where it would stand had it been charged while competing, so one that leaves after
+     * every slice and is back before the next pick still gets its share.
+     */
+    @Test
+    void shouldCountASliceEndingAfterItsClientLeftOnce() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        long[] quanta = new long[2];
+        for (int n = 1; n <= 3_000; n++) {
+            int client = stride.pick();
+            if (client == 1) {
+                stride.leave(1);                         // its only queued task was taken
+            }
+            stride.charge(client, QUANTUM, QUANTUM);
+            if (client == 1) {
+                stride.join(1, 1);                       // its next task came before the next pick
+            }
+            quanta[client]++;
+            assertWithin(1.0, quanta[1], n / 2.0, n);
+        }
+    }
+
+    /**
+     * Clients whose values are below the clamp compete as the clamp's value; the global pass must
+     * advance at the rate of what their strides stand for, or it runs ahead of every pass until
+     * the differences wrap around and one client runs alone.
+     */
+    @Test
+    void shouldKeepClampedClientsSharingForAsLongAsTheyRun() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1e-9);
+        stride.join(1, 1e-9);
+        assertEquals(StrideScheduler.MAX_STRIDE, stride.stride(0));
+        long[] quanta = new long[2];
+        for (int n = 1; n <= 40_000; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            quanta[client]++;
+            assertWithin(1.0, quanta[1], n / 2.0, n);
+        }
+    }
+
     @Test
     void shouldSaturateHugeChargesInsteadOfOverflowing() {
         StrideScheduler stride = new StrideScheduler();

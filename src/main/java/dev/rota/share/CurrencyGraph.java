@@ -355,8 +355,9 @@ public final class CurrencyGraph {
     private void changeAmount(Ticket ticket, ShareNode holder, long amount) {
         checkPositive(amount);
         long delta = amount - ticket.amount;
-        if (delta > 0) {
-            checkIssuable(ticket.issuer, delta);
+        if (delta > 0 && ticket.issuer.issuedAmount > Long.MAX_VALUE - delta) {
+            throw new IllegalArgumentException("setting " + holder.name + "'s tickets of " + ticket.issuer.name
+                    + " to " + amount + " would overflow their total of " + ticket.issuer.issuedAmount);
         }
         ticket.amount = amount;
         ticket.issuer.issuedAmount += delta;

@@ -94,7 +94,7 @@ public final class ShareLedger {
 
     /** Forgets a group; its id may name a new one at once. */
     public void remove(ClientNode client) {
-        int id = client.id();
+        int id = live(client);                           // refuses before anything changes
         if (runnable[id]) {
             runnable[id] = false;
             runnableCount--;

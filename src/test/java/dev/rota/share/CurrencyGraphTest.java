@@ -181,7 +181,7 @@ class CurrencyGraphTest {
         assertMessage("issuing 2 more tickets of c would overflow its total of 9223372036854775806",
                 () -> graph.newClient("more", c, 2));
         ClientNode one = graph.newClient("one", c, 1);
-        assertMessage("issuing 1 more tickets of c would overflow its total of 9223372036854775807",
+        assertMessage("setting one's tickets of c to 2 would overflow their total of 9223372036854775807",
                 () -> graph.setTickets(one, 2));
         Ticket funding = c.backing().getFirst();
         assertMessage("tickets must be positive: -1", () -> graph.setTickets(funding, -1));

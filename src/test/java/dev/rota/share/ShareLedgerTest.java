@@ -131,4 +131,20 @@ class ShareLedgerTest {
         assertFalse(ledger.isRunnable(next));
         assertThrows(IllegalArgumentException.class, () -> ledger.setRunnable(borrower, true));
     }
+
+    @Test
+    void aRefusedRemoveLeavesTheLedgerAsItWas() {
+        ClientNode gone = ledger.newClient("gone", graph.base(), 10);
+        ledger.remove(gone);
+        ClientNode next = ledger.newClient("next", graph.base(), 10);
+        assertEquals(gone.id(), next.id(), "the id is reused");
+        ledger.setRunnable(next, true);
+        assertThrows(IllegalArgumentException.class, () -> ledger.remove(gone));
+        CurrencyGraph otherGraph = new CurrencyGraph();
+        ClientNode foreign = new ShareLedger(otherGraph, new StrideScheduler()).newClient("foreign", otherGraph.base(), 10);
+        assertEquals(next.id(), foreign.id());
+        assertThrows(IllegalArgumentException.class, () -> ledger.remove(foreign));
+        assertEquals(1, ledger.runnableCount());
+        assertTrue(ledger.isRunnable(next), "next still has queued work");
+    }
 }

@@ -122,8 +122,12 @@ public final class TaskGroup extends AbstractExecutorService {
     /**
      * Lends this group's tickets to {@code borrower} until the returned loan is closed (ticket
      * transfer for a wait the pool cannot see, such as a call to a service whose work runs in
-     * {@code borrower}). Loans add up; a loan from or to a group that has terminated lends nothing,
-     * and so does one whose tickets would take a currency's total past {@code Long.MAX_VALUE}.
+     * {@code borrower}). While this group has loans out, its value is split in equal parts between
+     * its own work, if it has any, and each loan: a loan creates no value, and groups that take no
+     * part keep their shares. What a group holds on loan it passes on when it lends in turn, so tickets
+     * follow a chain of waits. A loan from or to a group that has terminated lends nothing, and so
+     * does one that would close a cycle of loans (the borrower already lends to this group, directly
+     * or through others).
      *
      * @throws IllegalArgumentException if {@code borrower} is this group or belongs to another pool
      */

@@ -464,9 +464,9 @@ public final class Dispatcher {
      * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target and, if
      * the waiting thread runs a slice of the waiter, pauses that slice, until {@link #endWait}.
      * Returns null when there is nothing to lend (same group, or either has terminated). A loan that
-     * would take a currency's ticket total past {@code Long.MAX_VALUE} is not made (the wait's
-     * {@code loan} is null) and the slice is paused all the same: the wait itself never fails for
-     * the sake of a loan.
+     * would close a cycle of loans (the target already lends to the waiter, directly or through
+     * others) is not made (the wait's {@code loan} is null) and the slice is paused all the same:
+     * the wait itself never fails for the sake of a loan.
      */
     public Wait beginWait(Group waiter, Group target, boolean pausesSlice) {
         if (waiter == target || waiter.engine != target.engine) {
@@ -481,8 +481,8 @@ public final class Dispatcher {
             try {
                 loan = ledger.lend(waiter.client, target.client);
                 waiter.loansOut.add(loan);
-            } catch (IllegalArgumentException overflow) {
-                loan = null;                             // the loan would overflow a ticket total: wait without it
+            } catch (IllegalArgumentException cycle) {
+                loan = null;                             // the loan would close a cycle of loans: wait without it
             }
             boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
             if (paused) {

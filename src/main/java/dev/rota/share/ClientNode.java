@@ -1,23 +1,35 @@
 package dev.rota.share;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * A client of a {@link CurrencyGraph} (a task group): funded by one ticket of one currency, active while
- * it has work. While it waits on another client it may lend that client its tickets (a loan, see
- * {@link CurrencyGraph#lend}); the loans it holds count with its own ticket. Its {@link #value()} is the
- * sum of the values of its own ticket and the loans it holds while active, and 0 otherwise.
+ * it has work.
+ *
+ * <p>Its ticket backs a private currency of its own, which issues a use ticket to the client (active
+ * while the client is) and the client's loans: while one of its tasks waits on another client it
+ * lends that client a ticket of its own currency ({@link CurrencyGraph#lend}), which backs the
+ * borrower's own currency. So the client's value is split between its own use and its active
+ * loans, in equal parts, and nothing is created by a loan; a loan passes on what the lender
+ * holds, loans to it included, so tickets follow a chain of waits; and a loan follows every change
+ * of the lender's tickets. This is the lottery paper's ticket transfer, with the paper's
+ * per-thread currency made per group.
  *
  * <p>{@link #id()} is a small non-negative integer, unique among the graph's live clients and reused
  * after {@link CurrencyGraph#remove(ClientNode)}; schedulers index their arrays by it.
  */
 public final class ClientNode extends ShareNode {
+    /** Amount of the use ticket and of every loan in the client's own currency: equal parts. */
+    static final long SHARE = 1;
+
     final int id;
+    /** The client's ticket of its currency; it backs {@link #own} and is always {@code own.backing[0]}. */
     final Ticket ticket;
-    /** Tickets lent to this client by others, active exactly when this client is. */
-    final List<Ticket> loans = new ArrayList<>();
+    /** The private currency: backed by {@link #ticket} and the loans held, issuing {@link #use} and the loans made. */
+    final CurrencyNode own;
+    /** The client's claim on its own currency, active exactly while the client is. */
+    final Ticket use;
     boolean active;
     boolean removed;
     /** True while this client sits in the graph's list of clients whose value changed. */
@@ -26,7 +38,9 @@ public final class ClientNode extends ShareNode {
     ClientNode(CurrencyGraph graph, String name, int id, CurrencyNode currency, long amount) {
         super(graph, name);
         this.id = id;
-        this.ticket = new Ticket(currency, this, amount);
+        this.own = new CurrencyNode(graph, name, false, this);
+        this.ticket = new Ticket(currency, own, amount);
+        this.use = new Ticket(own, this, SHARE);
     }
 
     public int id() {
@@ -45,9 +59,9 @@ public final class ClientNode extends ShareNode {
         return ticket.amount;
     }
 
-    /** The loans this client holds now. */
+    /** The loans this client holds now (tickets of lenders' own currencies backing this client's). */
     public List<Ticket> loans() {
-        return Collections.unmodifiableList(loans);
+        return Collections.unmodifiableList(own.backing.subList(1, own.backing.size()));
     }
 
     public boolean isActive() {

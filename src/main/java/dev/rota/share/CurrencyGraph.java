@@ -28,8 +28,10 @@ public final class CurrencyGraph {
      * Implementation overview
      *
      * Edges run from a ticket's issuer to its holder: s -> h for a funding ticket of currency s
-     * backing currency h, s -> k for the ticket of client k and for a loan of tickets of s that k
-     * holds. Every operation runs in two phases:
+     * backing currency h. Every client k has a private currency k$ (ClientNode): c -> k$ for k's
+     * ticket of its currency c, k$ -> k for its use ticket, and j$ -> k$ for a loan from client j to
+     * client k, so loans are fundings between private currencies and obey the same rules (no cycle:
+     * a loan that would close one is refused). Every operation runs in two phases:
      *
      *  1. Activity, upward (changeActive). A ticket switching on or off, or changing amount while
      *     active, changes its issuer's activeAmount. When that crosses zero, the issuer's backing
@@ -37,6 +39,7 @@ public final class CurrencyGraph {
      *     base. Within one operation all deltas have one sign (activating, funding, lending and
      *     raising add; deactivating, unfunding, repaying and removing subtract; a changed amount stays
      *     positive), so each currency crosses zero at most once and the walk costs O(edges reached).
+     *     A client's activity is its use ticket's: activating k adds SHARE to k$'s active amount.
      *  2. Values, downward (refreshValues). Values can change only for the descendants of each
      *     non-base currency whose active amount changed (its exchange rate changed) and for the
      *     holder of a ticket whose amount or activity changed. Those nodes, and nothing else, are
@@ -90,7 +93,7 @@ public final class CurrencyGraph {
     /** A new currency funded by {@code amount} tickets of {@code parent}. */
     public CurrencyNode newCurrency(String name, CurrencyNode parent, long amount) {
         checkNameFree(name);
-        owned(parent, "parent");
+        shared(parent, "parent");
         checkIssuable(parent, amount);
         CurrencyNode currency = new CurrencyNode(this, name, false);
         attachFunding(new Ticket(parent, currency, amount));
@@ -105,13 +108,18 @@ public final class CurrencyGraph {
      * @throws IllegalArgumentException if {@code currency} is the base, or the funding would close a cycle
      */
     public Ticket fundFrom(CurrencyNode currency, CurrencyNode source, long amount) {
-        owned(currency, "currency");
-        owned(source, "source");
+        shared(currency, "currency");
+        shared(source, "source");
         if (currency.base) {
             throw new IllegalArgumentException("the base currency " + currency.name + " cannot be funded");
         }
         rejectCycle(currency, source);
         checkIssuable(source, amount);
+        return addFunding(source, currency, amount);
+    }
+
+    /** Attaches a funding ticket already checked; active at once if its holder is. */
+    private Ticket addFunding(CurrencyNode source, CurrencyNode currency, long amount) {
         Ticket funding = new Ticket(source, currency, amount);
         attachFunding(funding);
         if (currency.activeAmount > 0) {
@@ -125,7 +133,11 @@ public final class CurrencyGraph {
 
     /** Withdraws a funding ticket; a currency left without backing is worth nothing. */
     public void unfund(Ticket funding) {
-        CurrencyNode holder = liveFunding(funding);
+        withdraw(liveFunding(funding), funding);
+    }
+
+    /** Detaches a funding ticket (a loan included) from its issuer and its holder. */
+    private void withdraw(CurrencyNode holder, Ticket funding) {
         detach(funding);
         holder.backing.remove(funding.holderIndex);
         reindexBacking(holder, funding.holderIndex);
@@ -141,10 +153,11 @@ public final class CurrencyGraph {
     /** A new, inactive client funded by {@code amount} tickets of {@code currency}. */
     public ClientNode newClient(String name, CurrencyNode currency, long amount) {
         checkNameFree(name);
-        owned(currency, "currency");
+        shared(currency, "currency");
         checkIssuable(currency, amount);
         ClientNode client = new ClientNode(this, name, allocateId(), currency, amount);
-        attachIssued(client.ticket);
+        attachFunding(client.ticket);                    // backing[0] of its own currency
+        attachIssued(client.use);
         names.put(name, client);
         clientsById[client.id] = client;
         return client;
@@ -153,7 +166,7 @@ public final class CurrencyGraph {
     /** Inflates or deflates a client's ticket. */
     public void setTickets(ClientNode client, long amount) {
         live(client);
-        changeAmount(client.ticket, client, amount);
+        changeAmount(client.ticket, client.own, amount);
     }
 
     /** Inflates or deflates a funding ticket. */
@@ -168,8 +181,9 @@ public final class CurrencyGraph {
             return false;
         }
         client.active = true;
+        client.use.active = true;
         stale.add(client);
-        switchHeldTickets(client, true);
+        changeActive(client.own, ClientNode.SHARE);
         refreshValues();
         return true;
     }
@@ -181,31 +195,23 @@ public final class CurrencyGraph {
             return false;
         }
         client.active = false;
+        client.use.active = false;
         stale.add(client);
-        switchHeldTickets(client, false);
+        changeActive(client.own, -ClientNode.SHARE);
         refreshValues();
         return true;
     }
 
-    /** Switches a client's own ticket and the loans it holds on or off, with their issuers' active amounts. */
-    private void switchHeldTickets(ClientNode client, boolean on) {
-        client.ticket.active = on;
-        changeActive(client.ticket.issuer, on ? client.ticket.amount : -client.ticket.amount);
-        for (Ticket loan : client.loans) {
-            loan.active = on;
-            changeActive(loan.issuer, on ? loan.amount : -loan.amount);
-        }
-    }
-
     /**
      * Lends {@code lender}'s tickets to {@code borrower}, as a client blocked on a server does in the
-     * lottery paper [1] (ticket transfer): a new ticket of the lender's currency, for the amount of
-     * the lender's own ticket now, held by the borrower and active while the borrower is. The
-     * lender's own ticket is untouched: a lender that has nothing else to do is inactive meanwhile,
-     * so its currency's value flows to the borrower through the loan.
+     * lottery paper [1] (ticket transfer): a ticket of the lender's own currency, backing the
+     * borrower's, active while the borrower's currency is (the borrower is active, or lends on in
+     * turn). The lender's value is then split in equal parts between its own use, while it is
+     * active, and its active loans (see {@link ClientNode}).
      *
      * @return the loan, for {@link #repay(Ticket)}
-     * @throws IllegalArgumentException if the two are the same client or either was removed
+     * @throws IllegalArgumentException if the two are the same client, either was removed, or the
+     *         borrower already lends to the lender, directly or along a chain of loans (a cycle)
      */
     public Ticket lend(ClientNode lender, ClientNode borrower) {
         live(lender);
@@ -213,49 +219,27 @@ public final class CurrencyGraph {
         if (lender == borrower) {
             throw new IllegalArgumentException(lender + " cannot lend to itself");
         }
-        CurrencyNode currency = lender.ticket.issuer;
-        long amount = lender.ticket.amount;
-        checkIssuable(currency, amount);
-        Ticket loan = new Ticket(currency, borrower, amount);
-        attachIssued(loan);
-        loan.holderIndex = borrower.loans.size();
-        borrower.loans.add(loan);
-        if (borrower.active) {
-            loan.active = true;
-            stale.add(borrower);
-            changeActive(currency, amount);
-            refreshValues();
+        List<CurrencyNode> path = fundingPath(borrower.own, lender.own);
+        if (path != null) {
+            throw new IllegalArgumentException("a loan from " + lender.name + " to " + borrower.name
+                    + " would make a cycle of loans: " + path.stream().map(ShareNode::name)
+                    .collect(Collectors.joining(" -> ")) + " -> " + borrower.name);
         }
-        return loan;
+        checkIssuable(lender.own, ClientNode.SHARE);
+        return addFunding(lender.own, borrower.own, ClientNode.SHARE);
     }
 
     /** Ends a loan made by {@link #lend}; a no-op for one already repaid or whose borrower was removed. */
     public void repay(Ticket loan) {
         Objects.requireNonNull(loan, "loan");
-        if (!(loan.holder instanceof ClientNode borrower) || loan == borrower.ticket) {
+        if (!(loan.holder instanceof CurrencyNode held) || held.owner == null || loan.issuer.owner == null) {
             throw new IllegalArgumentException("not a loan: " + loan);
         }
-        owned(borrower, "loan");
+        owned(held, "loan");
         if (loan.isDetached()) {
             return;
         }
-        detachLoan(borrower, loan);
-        if (loan.active) {
-            loan.active = false;
-            stale.add(borrower);
-            changeActive(loan.issuer, -loan.amount);
-            refreshValues();
-        }
-    }
-
-    private static void detachLoan(ClientNode borrower, Ticket loan) {
-        detach(loan);
-        Ticket last = borrower.loans.removeLast();
-        if (last != loan) {
-            borrower.loans.set(loan.holderIndex, last);
-            last.holderIndex = loan.holderIndex;
-        }
-        loan.holderIndex = -1;
+        withdraw(held, loan);
     }
 
     /**
@@ -264,10 +248,20 @@ public final class CurrencyGraph {
      */
     public void remove(ClientNode client) {
         deactivate(client);
-        while (!client.loans.isEmpty()) {
-            detachLoan(client, client.loans.getLast());
+        CurrencyNode own = client.own;
+        while (own.backing.size() > 1) {
+            withdraw(own, own.backing.getLast());        // the loans it holds
         }
-        detach(client.ticket);
+        for (int i = own.issued.size() - 1; i >= 0; i--) {
+            Ticket issued = own.issued.get(i);           // a removal moves the last, already seen, to i
+            if (issued != client.use) {
+                withdraw((CurrencyNode) issued.holder, issued); // the loans it made
+            }
+        }
+        detach(client.ticket);                           // inactive now: its own currency has no active ticket
+        own.backing.clear();
+        client.ticket.holderIndex = -1;
+        detach(client.use);
         names.remove(client.name);
         clientsById[client.id] = null;
         client.removed = true;
@@ -428,13 +422,7 @@ public final class CurrencyGraph {
                 currency.value = sum;
             }
             case ClientNode client -> {
-                double now = 0;
-                if (client.active) {
-                    now = client.ticket.value();
-                    for (Ticket loan : client.loans) {
-                        now += loan.value();
-                    }
-                }
+                double now = client.active ? client.use.value() : 0;
                 if (now != client.value) {
                     client.value = now;
                     noteChanged(client);
@@ -566,6 +554,15 @@ public final class CurrencyGraph {
         return node;
     }
 
+    /** {@link #owned}, and not a client's own currency, which only the graph funds and issues. */
+    private CurrencyNode shared(CurrencyNode currency, String role) {
+        owned(currency, role);
+        if (currency.owner != null) {
+            throw new IllegalArgumentException(role + " " + currency.name + " is " + currency.owner + "'s own currency");
+        }
+        return currency;
+    }
+
     private void live(ClientNode client) {
         owned(client, "client");
         if (client.removed) {
@@ -575,8 +572,8 @@ public final class CurrencyGraph {
 
     private CurrencyNode liveFunding(Ticket funding) {
         Objects.requireNonNull(funding, "funding");
-        if (!(funding.holder instanceof CurrencyNode holder)) {
-            throw new IllegalArgumentException("not a funding ticket: " + funding);
+        if (!(funding.holder instanceof CurrencyNode holder) || holder.owner != null) {
+            throw new IllegalArgumentException("not a funding ticket: " + funding); // a client's ticket or a loan
         }
         owned(holder, "funding");
         if (funding.isDetached()) {

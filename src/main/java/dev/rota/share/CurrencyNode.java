@@ -12,9 +12,14 @@ import java.util.List;
  * tickets and never exceeds {@code issuedAmount}, the sum of all its issued amounts; its backing tickets
  * are active exactly when {@code activeAmount > 0}; {@code value} is the sum of the values of its active
  * backing tickets (for the base currency, its active amount).
+ *
+ * <p>Every client has a private currency of its own ({@link #owner()} is that client): see
+ * {@link ClientNode}. Only the graph funds it or issues in it, for the client's tickets and loans.
  */
 public final class CurrencyNode extends ShareNode {
     final boolean base;
+    /** The client whose private currency this is; null for a currency of the graph's users. */
+    final ClientNode owner;
     /** Tickets in other currencies that fund this one. */
     final List<Ticket> backing = new ArrayList<>();
     /** Tickets denominated in this currency, held by clients or by currencies it funds. */
@@ -23,8 +28,18 @@ public final class CurrencyNode extends ShareNode {
     long activeAmount;
 
     CurrencyNode(CurrencyGraph graph, String name, boolean base) {
+        this(graph, name, base, null);
+    }
+
+    CurrencyNode(CurrencyGraph graph, String name, boolean base, ClientNode owner) {
         super(graph, name);
         this.base = base;
+        this.owner = owner;
+    }
+
+    /** The client whose private currency this is, or null. */
+    public ClientNode owner() {
+        return owner;
     }
 
     public boolean isBase() {

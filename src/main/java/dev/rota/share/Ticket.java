@@ -3,9 +3,9 @@ package dev.rota.share;
 /**
  * A positive amount of one currency held by a client or backing another currency.
  *
- * <p>A ticket is active while its holder competes: a client ticket (its own or a loan it holds)
- * while the client is active, a funding ticket while the currency it backs has a non-zero active
- * amount. Its value in base units is
+ * <p>A ticket is active while its holder competes: a client's use ticket of its own currency while
+ * the client is active; any other (a funding ticket, a client's ticket of its currency, a loan)
+ * while the currency it backs has a non-zero active amount. Its value in base units is
  * its face amount for the base currency, otherwise {@code value(issuer) × amount / activeAmount(issuer)}
  * while active, and 0 while inactive.
  */
@@ -17,8 +17,8 @@ public final class Ticket {
     /** Position in {@code issuer.issued}, for removal in O(1). */
     int issuedIndex = -1;
     /**
-     * Position in the holder's list of extra tickets: the funded currency's {@code backing}, or the
-     * borrowing client's {@code loans}; -1 for a client's own ticket and once detached.
+     * Position in the funded currency's {@code backing} (a client's own currency for the client's
+     * ticket and its loans); -1 for a use ticket and once detached.
      */
     int holderIndex = -1;
 

@@ -14,7 +14,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Random operations on a graph (loans included), checked after each one against a from-scratch
- * evaluation of a shadow model that knows only the definitions of the lottery paper.
+ * evaluation of a shadow model that knows only the definitions of the lottery paper, with every
+ * client's own currency (see ClientNode) spelt out: backed by the client's ticket and the loans it
+ * holds, issuing one share to the client's use while it is active and one per loan it made whose
+ * borrower's own currency is active.
  */
 class CurrencyGraphPropertyTest {
 
@@ -43,7 +46,7 @@ class CurrencyGraphPropertyTest {
         }
     }
 
-    private record Loan(CurrencyNode currency, long amount, Client borrower, Ticket ticket) {}
+    private record Loan(Client lender, Client borrower, Ticket ticket) {}
 
     private final CurrencyGraph graph = new CurrencyGraph();
     private final List<Loan> loans = new ArrayList<>();
@@ -100,16 +103,19 @@ class CurrencyGraphPropertyTest {
         } else if (kind < 36 && !clients.isEmpty()) {
             Client client = clients.remove(random.nextInt(clients.size()));
             graph.remove(client.node);
-            loans.removeIf(loan -> loan.borrower == client);
+            loans.removeIf(loan -> loan.borrower == client || loan.lender == client);
         } else if (kind < 40 && clients.size() >= 2) {
             Client lender = pick(random, clients);
             Client borrower = pick(random, clients);
-            if (lender == borrower) {
-                assertThrows(IllegalArgumentException.class, () -> graph.lend(lender.node, borrower.node));
+            if (lender == borrower || lendsTo(borrower, lender)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> graph.lend(lender.node, borrower.node));
+                if (lender != borrower) {
+                    assertTrue(e.getMessage().startsWith("a loan from " + lender.node.name() + " to "
+                            + borrower.node.name() + " would make a cycle of loans: " + borrower.node.name()), e.getMessage());
+                }
             } else {
-                Ticket ticket = graph.lend(lender.node, borrower.node);
-                assertEquals(lender.amount, ticket.amount());
-                loans.add(new Loan(lender.node.currency(), lender.amount, borrower, ticket));
+                loans.add(new Loan(lender, borrower, graph.lend(lender.node, borrower.node)));
             }
         } else if (kind < 43 && !loans.isEmpty()) {
             Loan loan = loans.remove(random.nextInt(loans.size()));
@@ -140,18 +146,11 @@ class CurrencyGraphPropertyTest {
         }
         Map<Integer, Client> live = new HashMap<>();
         for (Loan loan : loans) {
-            assertEquals(loan.borrower.active, loan.ticket.isActive(), () -> "activity of " + loan.ticket + " at step " + step);
+            assertEquals(expected.ownActiveAmount(loan.borrower) > 0, loan.ticket.isActive(),
+                    () -> "activity of " + loan.ticket + " at step " + step);
         }
         for (Client client : clients) {
-            double value = 0;
-            if (client.active) {
-                value = expected.ticketValue(client.node.currency(), client.amount);
-                for (Loan loan : loans) {
-                    if (loan.borrower == client) {
-                        value += expected.ticketValue(loan.currency, loan.amount);
-                    }
-                }
-            }
+            double value = client.active ? expected.ownValue(client) / expected.ownActiveAmount(client) : 0;
             assertClose(value, client.node.value(), "value of " + client.node.name(), step);
             // The scheduler learnt every change: it holds exactly the graph's value.
             assertEquals(client.node.value(), scheduler.values.getOrDefault(client.node.id(), 0.0),
@@ -163,6 +162,16 @@ class CurrencyGraphPropertyTest {
 
     private static void assertClose(double expected, double actual, String what, int step) {
         assertEquals(expected, actual, 1e-9 * Math.max(1, Math.abs(expected)), () -> what + " at step " + step);
+    }
+
+    /** True if {@code from} lends to {@code to}, directly or along a chain of loans. */
+    private boolean lendsTo(Client from, Client to) {
+        for (Loan loan : loans) {
+            if (loan.lender == from && (loan.borrower == to || lendsTo(loan.borrower, to))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True if funding runs from {@code from} down to {@code to} (or they are the same). */
@@ -190,18 +199,13 @@ class CurrencyGraphPropertyTest {
             }
             long sum = 0;
             for (Client client : clients) {
-                if (client.active && client.node.currency() == currency) {
+                if (client.node.currency() == currency && ownActiveAmount(client) > 0) {
                     sum += client.amount;
                 }
             }
             for (Funding funding : fundings) {
                 if (funding.source == currency && activeAmount(funding.holder) > 0) {
                     sum += funding.amount;
-                }
-            }
-            for (Loan loan : loans) {
-                if (loan.currency == currency && loan.borrower.active) {
-                    sum += loan.amount;
                 }
             }
             activeAmounts.put(currency, sum);
@@ -225,6 +229,31 @@ class CurrencyGraphPropertyTest {
                 }
             }
             values.put(currency, sum);
+            return sum;
+        }
+
+        /** Shares of the client's own currency that are active: its use, and its loans to active borrowers. */
+        long ownActiveAmount(Client client) {
+            long sum = client.active ? 1 : 0;
+            for (Loan loan : loans) {
+                if (loan.lender == client && ownActiveAmount(loan.borrower) > 0) {
+                    sum++;
+                }
+            }
+            return sum;
+        }
+
+        /** The client's ticket and the loans it holds, while its own currency is active. */
+        double ownValue(Client client) {
+            if (ownActiveAmount(client) == 0) {
+                return 0;
+            }
+            double sum = ticketValue(client.node.currency(), client.amount);
+            for (Loan loan : loans) {
+                if (loan.borrower == client) {
+                    sum += ownValue(loan.lender) / ownActiveAmount(loan.lender);
+                }
+            }
             return sum;
         }
 

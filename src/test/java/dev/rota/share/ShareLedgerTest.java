@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,75 @@ class ShareLedgerTest {
         assertThrows(IllegalStateException.class, () -> ledger.resume(client));
         ledger.sliceEnded(client, QUANTUM, QUANTUM);
         assertThrows(IllegalStateException.class, () -> ledger.pause(client));
+    }
+
+    /**
+     * A group that lends while it still has work splits its value between its own use and its
+     * loans: a loan creates no value, so groups that take no part keep their shares.
+     */
+    @Test
+    void aLenderThatStaysActiveSplitsItsValueAndDilutesNobody() {
+        ClientNode gold = ledger.newClient("gold", graph.base(), 300);
+        ClientNode storage = ledger.newClient("storage", graph.base(), 100);
+        ClientNode bronze = ledger.newClient("bronze", graph.base(), 100);
+        for (ClientNode c : List.of(gold, storage, bronze)) {
+            ledger.setRunnable(c, true);
+        }
+        ledger.sliceStarted(gold);
+        ledger.sliceStarted(gold);
+        for (int wait = 0; wait < 2; wait++) {           // two of gold's tasks wait on storage; gold has more work
+            ledger.pause(gold);
+            ledger.lend(gold, storage);
+        }
+        assertEquals(100, ledger.scheduledValue(gold), 1e-9, "a third of gold's 300 for its own use");
+        assertEquals(300, ledger.scheduledValue(storage), 1e-9, "its own 100 and two thirds of gold's");
+        assertEquals(100, ledger.scheduledValue(bronze), 1e-9);
+    }
+
+    /** Tickets lent along a chain of waits (a waits on b, which waits on c) reach the group doing the work. */
+    @Test
+    void ticketsLentAlongAChainOfWaitsReachTheGroupDoingTheWork() {
+        ClientNode a = ledger.newClient("a", graph.base(), 1_000);
+        ClientNode b = ledger.newClient("b", graph.base(), 1);
+        ClientNode c = ledger.newClient("c", graph.base(), 1);
+        ledger.setRunnable(c, true);
+        ledger.sliceStarted(a);
+        ledger.pause(a);
+        ledger.lend(a, b);
+        ledger.sliceStarted(b);
+        ledger.pause(b);
+        ledger.lend(b, c);
+        assertFalse(a.isActive());
+        assertFalse(b.isActive());
+        assertEquals(1_002, ledger.scheduledValue(c), 1e-9);
+    }
+
+    @Test
+    void aLoanFollowsTheLendersTicketChanges() {
+        ClientNode gold = ledger.newClient("gold", graph.base(), 500);
+        ClientNode storage = ledger.newClient("storage", graph.base(), 1);
+        ledger.setRunnable(storage, true);
+        ledger.sliceStarted(gold);
+        ledger.pause(gold);
+        ledger.lend(gold, storage);
+        assertEquals(501, storage.value(), 1e-9);
+        ledger.setTickets(gold, 1);
+        assertEquals(2, storage.value(), 1e-9, "storage holds gold's tickets, and gold now has 1");
+    }
+
+    /** Groups wait on each other's tasks both ways: the loan that would close the cycle is refused, by name. */
+    @Test
+    void aLoanThatWouldCloseACycleIsRefused() {
+        ClientNode a = ledger.newClient("a", graph.base(), 10);
+        ClientNode b = ledger.newClient("b", graph.base(), 10);
+        ClientNode c = ledger.newClient("c", graph.base(), 10);
+        ledger.lend(a, b);
+        ledger.lend(b, c);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ledger.lend(c, a));
+        assertEquals("a loan from c to a would make a cycle of loans: a -> b -> c -> a", e.getMessage());
+        Ticket second = ledger.lend(a, c);               // another loan along the same direction is fine
+        ledger.repay(second);
+        ledger.repay(second);                            // a second repayment changes nothing
     }
 
     /** A runnable group whose tickets are worth nothing still runs, but only when nobody funded has work. */

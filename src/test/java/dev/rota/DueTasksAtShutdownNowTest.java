@@ -6,11 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +70,104 @@ class DueTasksAtShutdownNowTest {
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }
+    }
+
+    /**
+     * shutdownNow racing the timer's hand-off of a batch of due tasks, while the only worker is busy
+     * until shutdownNow has returned: every task must come back from shutdownNow, including those
+     * the timer had taken out of its heap but not yet passed to the pool. Spinning threads make the
+     * timer lose its CPU in mid-batch; the stop comes at various points of the hand-off.
+     */
+    @Test
+    void shutdownNowRacingTheTimersHandOffReturnsEveryTask() throws Exception {
+        int trials = 200;
+        int tasks = 3_000;
+        AtomicBoolean stopSpinners = new AtomicBoolean();
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            spinners.add(Thread.ofPlatform().daemon().start(() -> {
+                while (!stopSpinners.get()) {
+                    Thread.onSpinWait();
+                }
+            }));
+        }
+        String firstLoss = null;
+        int trialsWithLoss = 0;
+        try {
+            for (int t = 0; t < trials; t++) {
+                RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+                CountDownLatch release = new CountDownLatch(1);
+                occupyTheOnlyWorker(pool, release);
+                AtomicInteger ran = new AtomicInteger();
+                List<ScheduledFuture<?>> futures = new ArrayList<>(tasks);
+                for (int i = 0; i < tasks; i++) {
+                    futures.add(pool.schedule(ran::incrementAndGet, 0, MILLISECONDS));
+                }
+                long until = System.nanoTime() + (t % 10) * 50_000L;
+                while (System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
+                Set<Runnable> returned = Collections.newSetFromMap(new IdentityHashMap<>());
+                returned.addAll(pool.shutdownNow());
+                release.countDown();
+                Liveness.awaitTermination(pool);
+                long lost = futures.stream().filter(f -> !returned.contains(f)).count();
+                if (lost > 0 || ran.get() > 0) {
+                    trialsWithLoss++;
+                    if (firstLoss == null) {
+                        firstLoss = "trial " + t + ": " + lost + " of " + tasks + " not returned, " + ran.get() + " ran";
+                    }
+                }
+            }
+        } finally {
+            stopSpinners.set(true);
+            for (Thread spinner : spinners) {
+                spinner.join();
+            }
+        }
+        assertEquals(0, trialsWithLoss, "due tasks neither run nor returned in " + trialsWithLoss + " of "
+                + trials + " trials; first: " + firstLoss);
+    }
+
+    /**
+     * The pool stops its timer, then its queues. Due tasks that a worker takes from the queue in
+     * between must run (every task taken runs), not be cancelled for the timer's stop: here the
+     * worker is free again exactly when the timer has stopped, with ten due tasks queued.
+     */
+    @Test
+    void dueTasksAWorkerTakesWhileThePoolStopsRunOrComeBack() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        List<ScheduledFuture<?>> far = new ArrayList<>();
+        for (int i = 0; i < 200_000; i++) {                 // makes the timer's part of shutdownNow take a while
+            far.add(pool.schedule(() -> { }, 1, TimeUnit.HOURS));
+        }
+        ScheduledFuture<?> firstFar = far.getFirst();       // the first one shutdownNow cancels (deadline order)
+        CountDownLatch busy = new CountDownLatch(1);
+        pool.execute(() -> {
+            busy.countDown();
+            while (!firstFar.isCancelled()) {               // free again once the timer has stopped
+                Thread.onSpinWait();
+            }
+        });
+        Liveness.await(busy, "the occupying task never started");
+        AtomicInteger ran = new AtomicInteger();
+        List<ScheduledFuture<?>> due = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            due.add(pool.schedule(ran::incrementAndGet, 0, MILLISECONDS));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+        while (pool.queuedTasks() < 10 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(10, pool.queuedTasks(), "the timer handed all ten to the pool");
+
+        Set<Runnable> returned = Collections.newSetFromMap(new IdentityHashMap<>());
+        returned.addAll(pool.shutdownNow());
+        Liveness.awaitTermination(pool);
+
+        long dueReturned = due.stream().filter(returned::contains).count();
+        assertEquals(10, ran.get() + dueReturned, "ran " + ran.get() + ", returned " + dueReturned
+                + ", cancelled and neither: " + due.stream().filter(f -> f.isCancelled() && !returned.contains(f)).count());
     }
 
     private static void occupyTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {

@@ -67,7 +67,9 @@ public final class DelayScheduler {
      *       shrinks, and "idle after shutdown" (I) below is permanent.
      *   S3  handoffsInFlight counts tasks the timer took out of the heap but has not yet passed to
      *       the sink. The sink sees a task before that count drops, so a pool that checks isIdle()
-     *       after its queue drained cannot miss a task that is between scheduler and pool.
+     *       after its queue drained cannot miss a task that is between scheduler and pool; and
+     *       shutdownNow() returns only once the count is 0 (on any thread but the timer's), so a pool
+     *       that drains its queues after it has every due task the timer took.
      *   I   idle == heap empty && handoffsInFlight == 0. The sink's schedulerIdle() is called exactly
      *       once, by whichever thread first makes "runState != RUNNING && idle" true, after it has
      *       released the lock (the pool may call back into the scheduler, and may hold its own lock).
@@ -94,6 +96,8 @@ public final class DelayScheduler {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when the heap's head gets earlier or when runState changes. */
     private final Condition timerWork = lock.newCondition();
+    /** Signalled when the timer has passed its batch to the sink (handoffsInFlight back to 0). */
+    private final Condition handedOff = lock.newCondition();
     private final DeadlineHeap<ScheduledTask<?>> heap = new DeadlineHeap<>();
 
     private volatile int runState = RUNNING;   // written under lock (S1)
@@ -174,7 +178,9 @@ public final class DelayScheduler {
      * deadline order. Each element is the very {@link ScheduledFuture} that {@code schedule*}
      * returned (as in ScheduledThreadPoolExecutor), already cancelled, so running it does nothing
      * and waiters on it wake up. A periodic task that has run at least once is cancelled but not
-     * listed. Tasks already handed to the pool are the pool's to drain.
+     * listed. Tasks already handed to the pool are the pool's to drain; this waits until the timer
+     * has handed over the batch it is passing on (unless called on the timer thread), so that the
+     * pool's drain, after this, finds them.
      */
     public List<Runnable> shutdownNow() {
         List<ScheduledTask<?>> pending;
@@ -186,8 +192,11 @@ public final class DelayScheduler {
             }
             runState = STOPPED;
             pending = heap.clear();
-            reportIdle = claimIdleReport();
             timerWork.signal();
+            while (handoffsInFlight > 0 && Thread.currentThread() != timer) {
+                handedOff.awaitUninterruptibly();        // S3: short, since the sink never blocks
+            }
+            reportIdle = claimIdleReport();
         } finally {
             lock.unlock();
         }
@@ -238,10 +247,20 @@ public final class DelayScheduler {
 
     // ---- called by ScheduledTask -------------------------------------------------------------
 
-    /** Whether a due task may run now: STPE's default run-after-shutdown policy. */
+    /** A get() of a task's future waits here: see {@link DueTaskSink#block}. */
+    void block(FutureBlocker blocker) throws InterruptedException {
+        sink.block(blocker);
+    }
+
+    /**
+     * Whether a due task may run now: STPE's default run-after-shutdown policy, which cancels a
+     * periodic task after shutdown(). After shutdownNow() the pool decides: a task still queued
+     * there comes back from its drain, and one a worker took before the pool stopped runs, since
+     * every task taken from a queue runs (cancelling it here would neither run nor return it).
+     */
     boolean mayRun(ScheduledTask<?> task) {
         int state = runState;   // volatile read; no lock on the run path
-        return state == RUNNING || (state == SHUTDOWN && !task.isPeriodic());
+        return state != SHUTDOWN || !task.isPeriodic();
     }
 
     /** Puts a periodic task back after a normal run; cancels it instead once shut down (S2). */
@@ -420,6 +439,7 @@ public final class DelayScheduler {
         lock.lock();
         try {
             handoffsInFlight = 0;
+            handedOff.signalAll();
             reportIdle = claimIdleReport();
         } finally {
             lock.unlock();

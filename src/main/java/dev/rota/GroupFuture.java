@@ -1,11 +1,10 @@
 package dev.rota;
 
 import dev.rota.core.Group;
+import dev.rota.schedule.FutureBlocker;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,7 +30,7 @@ final class GroupFuture<V> extends FutureTask<V> {
     @Override
     public V get() throws InterruptedException, ExecutionException {
         if (!isDone()) {
-            TicketTransfer.await(group, new Waiter(false, 0));
+            TicketTransfer.await(group, new FutureBlocker(this, this::superAwait, false, 0L));
         }
         return super.get();
     }
@@ -39,43 +38,22 @@ final class GroupFuture<V> extends FutureTask<V> {
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         Objects.requireNonNull(unit, "unit");
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        Long deadline = FutureBlocker.deadlineAfter(unit.toNanos(timeout));
+        if (deadline == null) {
+            return super.get(0L, TimeUnit.NANOSECONDS);   // no time left: only looks
+        }
         if (!isDone()) {
-            TicketTransfer.await(group, new Waiter(true, deadline));
+            TicketTransfer.await(group, new FutureBlocker(this, this::superAwait, true, deadline));
         }
         return super.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
-    /** Waits for completion (or the deadline) through FutureTask's own wait, ignoring the outcome. */
-    private final class Waiter implements ForkJoinPool.ManagedBlocker {
-        private final boolean timed;
-        private final long deadline;
-
-        Waiter(boolean timed, long deadline) {
-            this.timed = timed;
-            this.deadline = deadline;
-        }
-
-        @Override
-        public boolean block() throws InterruptedException {
-            try {
-                if (!timed) {
-                    GroupFuture.super.get();
-                } else {
-                    long left = deadline - System.nanoTime();
-                    if (left > 0) {
-                        GroupFuture.super.get(left, TimeUnit.NANOSECONDS);
-                    }
-                }
-            } catch (ExecutionException | CancellationException | TimeoutException outcome) {
-                // the caller's own get() reports it
-            }
-            return true;
-        }
-
-        @Override
-        public boolean isReleasable() {
-            return isDone() || (timed && System.nanoTime() - deadline >= 0);
+    /** FutureTask's own wait, under the managed block. */
+    private void superAwait(boolean timed, long nanos) throws InterruptedException, ExecutionException, TimeoutException {
+        if (timed) {
+            super.get(nanos, TimeUnit.NANOSECONDS);
+        } else {
+            super.get();
         }
     }
 }

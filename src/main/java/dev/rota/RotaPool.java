@@ -12,6 +12,7 @@ import dev.rota.share.ShareScheduler;
 import dev.rota.share.StrideScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import dev.rota.schedule.DelayScheduler;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
@@ -253,6 +256,22 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return engine.awaitTermination(timeout, unit);
     }
 
+    /**
+     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed
+     * block that lends the caller's group's tickets to the default group, so the tasks run even on a pool
+     * of one worker.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return ManagedCall.awaitUntimed(engine.defaultGroup(), () -> super.invokeAny(tasks));
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return ManagedCall.await(engine.defaultGroup(), () -> super.invokeAny(tasks, timeout, unit));
+    }
+
     // ---- managed blocking ---------------------------------------------------------------------
 
     /**
@@ -309,6 +328,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         @Override
         public void schedulerIdle() {
             engine.shutdown();
+        }
+
+        /** A wait for a delayed task: it runs in the default group, which the waiter's group lends to. */
+        @Override
+        public void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+            TicketTransfer.await(engine.defaultGroup(), blocker);
         }
     }
 

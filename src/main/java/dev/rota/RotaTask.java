@@ -414,9 +414,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     @Override
     public final T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         Objects.requireNonNull(unit, "unit");
+        long nanos = unit.toNanos(timeout);
         int s = status;
         if (s == PENDING) {
-            s = awaitDone(true, true, System.nanoTime() + unit.toNanos(timeout));
+            // No time left only looks: a deadline now + nanos would overflow for a huge negative timeout.
+            s = nanos <= 0 ? TIMED_OUT : awaitDone(true, true, System.nanoTime() + nanos);
             if (s == INTERRUPTED) {
                 throw new InterruptedException("interrupted while waiting for " + this);
             }

@@ -348,6 +348,22 @@ public final class TaskGroup extends AbstractExecutorService {
     }
 
     /** Submission only, by delegation: nothing else of the group is reachable from it. */
+    /**
+     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed
+     * block that lends the caller's group's tickets to this group, so the tasks run even on a pool
+     * of one worker.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return ManagedCall.awaitUntimed(core, () -> super.invokeAny(tasks));
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return ManagedCall.await(core, () -> super.invokeAny(tasks, timeout, unit));
+    }
+
     private static final class SubmitOnly extends AbstractExecutorService {
         private final TaskGroup group;
 

@@ -574,8 +574,9 @@ public final class Engine {
         return runState >= SHUTDOWN;
     }
 
+    /** True once awaitTermination would return true: the latch, counted down last, is the one fact. */
     public boolean isTerminated() {
-        return runState == TERMINATED;
+        return terminated.getCount() == 0;
     }
 
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

@@ -268,8 +268,9 @@ public final class Group extends GroupActivationFields {
         return runState >= SHUTDOWN;
     }
 
+    /** True once awaitTermination would return true: the latch, counted down last, is the one fact. */
     public boolean isTerminated() {
-        return runState == TERMINATED;
+        return terminated.getCount() == 0;
     }
 
     /** Refuses later submissions (G3); the run state, written before, is only offer's fast check. */

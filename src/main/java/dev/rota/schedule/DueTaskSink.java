@@ -1,5 +1,7 @@
 package dev.rota.schedule;
 
+import java.util.concurrent.ForkJoinPool;
+
 /**
  * The pool, as a {@link DelayScheduler} sees it: where due tasks go, and whom to tell that the
  * scheduler has drained after shutdown.
@@ -25,4 +27,15 @@ public interface DueTaskSink {
      * scheduler holds its lock, so it may call back into the scheduler.
      */
     void schedulerIdle();
+
+    /**
+     * Waits in {@code blocker} until it is releasable: the wait of a {@code get()} on a delayed
+     * task's future. The pool makes it a managed block on its own threads, so that a worker waiting
+     * for a delayed task does not keep that task from running; the default just blocks.
+     */
+    default void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        while (!blocker.isReleasable() && !blocker.block()) {
+            // block() returned false: not done yet
+        }
+    }
 }

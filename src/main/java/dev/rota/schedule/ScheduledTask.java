@@ -1,6 +1,9 @@
 package dev.rota.schedule;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -57,9 +60,9 @@ final class ScheduledTask<V> extends FutureTask<V>
     /**
      * Runs once when due. A one-shot completes its future. A periodic task that returns normally
      * goes back to the scheduler with its next deadline; one that throws completes its future
-     * exceptionally and stops. A task that the scheduler's shutdown state forbids is cancelled
-     * instead of run (periodic after shutdown, anything after shutdownNow), as in
-     * ScheduledThreadPoolExecutor.
+     * exceptionally and stops. A periodic task after shutdown is cancelled instead of run, as in
+     * ScheduledThreadPoolExecutor; after shutdownNow a task the pool handed to a worker runs (once:
+     * a periodic one is not rescheduled), see {@link DelayScheduler#mayRun}.
      */
     @Override
     public void run() {
@@ -70,6 +73,37 @@ final class ScheduledTask<V> extends FutureTask<V>
         } else if (runAndReset()) {
             advanceDeadline();
             scheduler.reschedule(this);
+        }
+    }
+
+    /** Waits as the pool's sink says (a managed block on a pool thread), then reports as FutureTask does. */
+    @Override
+    public V get() throws InterruptedException, ExecutionException {
+        if (!isDone()) {
+            scheduler.block(new FutureBlocker(this, this::superAwait, false, 0L));
+        }
+        return super.get();
+    }
+
+    @Override
+    public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
+        Long deadline = FutureBlocker.deadlineAfter(unit.toNanos(timeout));
+        if (deadline == null) {
+            return super.get(0L, NANOSECONDS);           // no time left: only looks
+        }
+        if (!isDone()) {
+            scheduler.block(new FutureBlocker(this, this::superAwait, true, deadline));
+        }
+        return super.get(Math.max(0, deadline - System.nanoTime()), NANOSECONDS);
+    }
+
+    /** FutureTask's own wait, under the pool's block. */
+    private void superAwait(boolean timed, long nanos) throws InterruptedException, ExecutionException, TimeoutException {
+        if (timed) {
+            super.get(nanos, NANOSECONDS);
+        } else {
+            super.get();
         }
     }
 

@@ -1,0 +1,144 @@
+package dev.rota;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.rota.contract.Liveness;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A task that waits for the pool's own work in any of the ExecutorService ways (invokeAny, a delayed
+ * task's future) must not hold its worker against that work: on a pool of one worker, the wait is
+ * a managed block and a spare runs what it waits for, as ForkJoinPool's compensation does. And a
+ * timed get with no time left only looks, however negative the timeout.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WaitsInsideTasksTest {
+
+    private static RotaPool onePool() {
+        return RotaPool.builder().workers(1).pinning(false).build();
+    }
+
+    @Test
+    void invokeAnyFromInsideATaskOfAOneWorkerPoolCompletes() throws Exception {
+        try (RotaPool pool = onePool()) {
+            List<Callable<Integer>> tasks = List.of(() -> 1, () -> 1);
+            assertEquals(1, pool.submit(() -> pool.invokeAny(tasks)).get(Liveness.SECONDS, SECONDS));
+            assertEquals(1, pool.submit(() -> pool.invokeAny(tasks, Liveness.SECONDS, SECONDS))
+                    .get(Liveness.SECONDS, SECONDS));
+            TaskGroup group = pool.group("g", 100);
+            assertEquals(1, pool.submit(() -> group.invokeAny(tasks)).get(Liveness.SECONDS, SECONDS));
+            assertEquals(1, group.submit(() -> group.invokeAny(tasks, Liveness.SECONDS, SECONDS))
+                    .get(Liveness.SECONDS, SECONDS));
+        }
+    }
+
+    @Test
+    void invokeAnyStillReportsFailuresAndBadInput() throws Exception {
+        try (RotaPool pool = onePool()) {
+            List<Callable<Integer>> failing = List.of(() -> {
+                throw new IllegalStateException("nope");
+            });
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> pool.submit(() -> pool.invokeAny(failing)).get(Liveness.SECONDS, SECONDS));
+            assertEquals(ExecutionException.class, e.getCause().getClass(), "invokeAny's own ExecutionException");
+            assertThrows(IllegalArgumentException.class, () -> pool.invokeAny(List.<Callable<Integer>>of()));
+            CountDownLatch never = new CountDownLatch(1);
+            List<Callable<Integer>> stuck = List.of(() -> {
+                never.await();
+                return 1;
+            });
+            assertThrows(TimeoutException.class, () -> pool.invokeAny(stuck, 10, MILLISECONDS));
+            never.countDown();
+        }
+    }
+
+    @Test
+    void aDelayedTasksFutureAwaitedInsideATaskOfAOneWorkerPoolCompletes() throws Exception {
+        try (RotaPool pool = onePool()) {
+            assertEquals(42, pool.submit(() -> pool.schedule(() -> 42, 10, MILLISECONDS).get())
+                    .get(Liveness.SECONDS, SECONDS));
+            assertEquals(42, pool.submit(() -> pool.schedule(() -> 42, 10, MILLISECONDS).get(Liveness.SECONDS, SECONDS))
+                    .get(Liveness.SECONDS, SECONDS));
+        }
+    }
+
+    /** FutureTask.get(Long.MIN_VALUE, ns) throws TimeoutException at once; a deadline now + timeout would overflow. */
+    @Test
+    void aTimedGetWithAHugeNegativeTimeoutOnlyLooks() throws Exception {
+        RotaPool pool = onePool();
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> blocked = pool.submit(() -> {
+                release.await();
+                return null;
+            });
+            Future<?> delayed = pool.schedule(() -> 1, 1, TimeUnit.HOURS);
+            RotaTask<Integer> never = new RotaTask<>() {
+                @Override
+                protected Integer compute() {
+                    return 0;
+                }
+            };
+            for (Future<?> future : List.of(blocked, delayed, never)) {
+                Future<Class<?>> outcome = caller.submit(() -> thrownBy(() -> future.get(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
+                assertEquals(TimeoutException.class, outcome.get(Liveness.SECONDS, SECONDS), future.toString());
+                Future<Class<?>> days = caller.submit(() -> thrownBy(() -> future.get(-200_000, TimeUnit.DAYS)));
+                assertEquals(TimeoutException.class, days.get(Liveness.SECONDS, SECONDS), future.toString());
+            }
+        } finally {
+            caller.shutdownNow();
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /** isTerminated() true must mean awaitTermination(0) true: both read one fact. */
+    @Test
+    void isTerminatedImpliesAwaitTerminationTrue() throws Exception {
+        int failures = 0;
+        int trials = 300;
+        for (int i = 0; i < trials; i++) {
+            RotaPool pool = onePool();
+            TaskGroup group = pool.group("g", 1);
+            pool.shutdown();
+            while (!group.isTerminated()) {
+                Thread.onSpinWait();
+            }
+            boolean groupAwaited = group.awaitTermination(0, SECONDS);
+            while (!pool.isTerminated()) {
+                Thread.onSpinWait();
+            }
+            if (!pool.awaitTermination(0, SECONDS) || !groupAwaited) {
+                failures++;
+            }
+        }
+        assertEquals(0, failures, "isTerminated() was true but awaitTermination(0) false in " + failures + "/" + trials);
+    }
+
+    interface Call {
+        Object call() throws Exception;
+    }
+
+    private static Class<?> thrownBy(Call call) {
+        try {
+            call.call();
+            return null;
+        } catch (Exception e) {
+            return e.getClass();
+        }
+    }
+}

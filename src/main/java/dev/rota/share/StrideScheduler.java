@@ -7,66 +7,143 @@ import java.util.function.IntPredicate;
  * Stride scheduling: deterministic proportional share. Each competing client advances a virtual time,
  * its pass, by {@code STRIDE1 / value} per quantum of CPU time it is charged; the client with the
  * least pass runs next. For two clients, each one's CPU time stays, at every moment, within one
- * quantum of its value's share of their total.
+ * quantum of its value's share of their total. Values are scaled to the largest competing one, so
+ * shares follow the ratios of the values whatever their unit, down to values 2^16 to 2^47 below the
+ * largest (see the class source for what holds exactly).
  */
 public final class StrideScheduler implements ShareScheduler {
     /*
      * Implementation overview [1]
      *
-     *   stride(c)    = STRIDE1 / value(c)
+     *   stride(c)    = STRIDE1 / scaled(c), scaled(c) = value(c) × 2^-shift
      *   pick         = the competing client of least pass (PassHeap, O(1); updates O(log n))
      *   charge(c, u) = pass(c) += stride(c) × u / quantum;
      *                  globalPass += STRIDE1 / (sum of competing worths) × u / quantum, where c competes
-     *   worth(c)     = STRIDE1 / stride(c): the value c's rounded, clamped stride stands for
+     *   worth(c)     = STRIDE1 / stride(c): the scaled value c's rounded, clamped stride stands for
      *   join         : pass = globalPass + remain, where remain = stride for a new client
      *   leave        : remain = pass − globalPass, kept until remove()
      *   new value    : remain' = remain × stride' / stride, so a client keeps its relative position
      *
+     * Scale:
+     *   Shares depend only on the ratios of the values, so the stride is taken from the value scaled
+     *   by 2^-shift, with shift chosen so that the largest competing value scales into the window
+     *   [2^0, 2^31) (its binary exponent less shift in [WINDOW_LOW, WINDOW_HIGH]). shift starts at 0,
+     *   where a value's stride is strideOf(value); it changes only when the largest competing value
+     *   leaves the window, and then to centre it at 2^15 (WINDOW_CENTER): a rescale. A rescale gives
+     *   every competing client the stride of its value at the new shift and multiplies its lag
+     *   (pass − globalPass) by newStride / oldStride, as a change of value does, so each keeps its
+     *   position measured in its own quanta; carries are dropped (less than one pass unit each), the
+     *   sum of worths is summed afresh and the heap is reordered: O(n log n). It takes a change of
+     *   the largest value by a factor of more than 2^15 after a rescale (at shift 0, a largest value
+     *   outside [1, 2^31)), so rescales are rare; between them every operation costs what it did
+     *   without the scale.
+     *   The largest value is tracked by a count of competing values per binary exponent (2047 of
+     *   them) and the greatest exponent counted: a join or a new value counts in O(1); when the last
+     *   value of the greatest exponent goes, the scan down to the next counted exponent stays inside
+     *   the window, or else ends in a rescale, which costs more than the scan.
+     *   Only competing values count. A waiting client keeps its remain in the pass units of the shift
+     *   in force when it left, together with the stride it had then; a rejoin rescales the remain by
+     *   newStride / thatStride, which is the product of any rescales in between, so waiting clients
+     *   cost nothing at a rescale, and a client that has gone quiet does not hold the scale.
+     *
      * Fixed point and overflow:
-     *   STRIDE1 = 2^40. A value v gives stride round(2^40 / v), clamped to [1, MAX_STRIDE = 2^50].
-     *   Rounding moves a stride by at most half a unit, a relative error of v / 2^41: below 1e-6 for
-     *   v <= 2^20 (a million base tickets). Values below 2^-10 compete as 2^-10.
+     *   STRIDE1 = 2^40. A scaled value w gives stride round(2^40 / w), clamped to [1, MAX_STRIDE =
+     *   2^56]. The largest competing value scales into [2^0, 2^31), so its stride lies in [2^9, 2^40],
+     *   and no competing client's stride is ever clamped to 1 or shorter than 2^9, whatever the
+     *   values' unit.
+     *   Rounding moves a stride by at most half a unit, a relative error of w / 2^41: at most 2^-10
+     *   for the largest value at the top of the window; 2^-25 right after a rescale; at shift 0,
+     *   v / 2^41 as ever (below 1e-6 for v <= 2^20, a million base tickets). Smaller values have
+     *   longer strides and smaller errors.
+     *   Clamping: a value competes as itself down to a scaled 2^-16 (stride 2^56). Every value at
+     *   least 2^-16 of the largest competing one is therefore exact (up to rounding); right after a
+     *   rescale, every value at least 2^-31 of it; values below 2^-47 of it are always clamped. The
+     *   worst case is the bottom of the window, e.g. a largest value of 1 base unit at shift 0. A
+     *   clamped client competes as a scaled 2^-16, more than its value: against a client c it gets
+     *   quanta in the proportion 1 : 2^16 × scaled(c) instead of value : value(c).
+     *   ShareLedger.FLOOR_VALUE (1e-9): a floor client next to a funded client c gets quanta in the
+     *   proportion 1 : min(value(c) / 1e-9, 2^16 × scaled(c)), its first one included (it joins one
+     *   of its strides ahead). So a funded client worth 1 base unit or more runs 2^16 quanta or more
+     *   (65 s at a 1 ms quantum; 2^22.6 for the 100 tickets of a default group) for each one of the
+     *   floor client at shift 0; about 2^30 where the floor client came first and the funded
+     *   client's arrival rescaled (the proportion of the values, unclamped). "Only when no funded
+     *   group has work" thus holds for that many quanta of uninterrupted funded work, not for ever.
+     *   A funded client whose own value is clamped competes as the floor does. A scheduler whose only
+     *   competing clients have the floor value scales to them, and they share as equal values do.
      *   Charges are exact: stride × used is formed in 128 bits (MulDiv) and the remainder of the
      *   division by the quantum is carried to the client's next charge, so partial quanta lose no
-     *   time. A change of value or quantum discards less than one pass unit.
+     *   time. A change of value, quantum or shift discards less than one pass unit.
      *   Lags are bounded: every write keeps |pass − globalPass| and |remain| <= MAX_LAG = 2^61,
-     *   saturating a single charge there (2^21 quanta for v >= 1, 2^11 for the smallest values).
+     *   saturating a single charge there: after MAX_LAG / stride quanta, at least 2^21 for the
+     *   largest value (stride <= 2^40), 2^5 for a clamped stride. A rescale clamps the same way a lag
+     *   worth more than MAX_LAG / newStride of the client's own quanta.
      *   globalPass only moves forward. When charges go to picked clients, the least pass advances at
      *   least as fast as globalPass (its stride is at least the global stride, as its worth is part
      *   of the sum of worths; rounding costs at most one unit per charge), so no pass falls more than
      *   MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
-     *   every client's pass until the differences wrapped around.
+     *   every client's pass until the differences wrapped around. The global stride is at most 2^40
+     *   (the sum is at least the largest scaled value, 2^0).
      *   A client that no longer competes may still be charged for a slice that ends after it left: its
      *   remain advances, the global pass does not, since that time went to nobody who competes (and a
-     *   move of both would count the slice against the client twice when it rejoins). Any two passes thus differ by at most 2^62 < 2^63, and comparing passes by signed
-     *   difference (PassHeap) stays correct when the longs themselves wrap around, which globalPass
-     *   does after about 2^23 quanta at a total value of 1.
-     *   The total of competing values is a compensated (Neumaier) sum, so leaves and joins do not
-     *   leave rounding residue in the global stride.
+     *   move of both would count the slice against the client twice when it rejoins). Any two passes
+     *   thus differ by at most 2^62 < 2^63, and comparing passes by signed difference (PassHeap) stays
+     *   correct when the longs themselves wrap around, which globalPass does after 2^23 quanta or
+     *   more (global stride <= 2^40).
+     *   The total of competing worths (totalValue) is a compensated (Neumaier) sum, so leaves and
+     *   joins do not leave rounding residue in the global stride.
      *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Stride Scheduling: Deterministic
      * Proportional-Share Resource Management", MIT/LCS/TM-528, 1995.
      */
 
-    /** Pass units per quantum for a client worth one base unit. */
+    /** Pass units per quantum for a client worth one base unit, at shift 0. */
     public static final long STRIDE1 = 1L << 40;
-    static final long MAX_STRIDE = 1L << 50;
+    /**
+     * 2^56: 16 binary orders of room below the bottom of the window, so that a floor value next to a
+     * funded value of 1 loses for 2^16 quanta; a clamped stride still takes 2^5 quanta to reach MAX_LAG.
+     */
+    static final long MAX_STRIDE = 1L << 56;
     static final long MAX_LAG = 1L << 61;
+
+    /**
+     * Bounds of the largest competing value's binary exponent − shift. At shift 0 they keep values of
+     * 1 to 2^31 base units, the usual ones, at the strides they always had (STRIDE1 per base unit);
+     * 2^31 gives the largest stride 2^9, the shortest kept (rounding error 2^-10).
+     */
+    static final int WINDOW_LOW = 0;
+    static final int WINDOW_HIGH = 30;
+    /** Where a rescale puts the largest value: 15 binary orders from either edge, so rescales are rare. */
+    static final int WINDOW_CENTER = 15;
 
     private static final byte UNKNOWN = 0;
     private static final byte COMPETING = 1;
     private static final byte WAITING = 2;
 
+    /** Offset of Math.getExponent (-1023 for subnormals up to 1023) into exponentCount. */
+    private static final int EXPONENT_BIAS = -Double.MIN_EXPONENT + 1;
+    private static final int NO_EXPONENT = Integer.MIN_VALUE;
+
     private final PassHeap heap = new PassHeap();
     private byte[] state = new byte[16];
+    /** A known client's last positive value, in base units (a waiting client's is the one it left with). */
+    private double[] value = new double[16];
     /** A competing client's worth in the total: STRIDE1 / stride. */
     private double[] worth = new double[16];
+    /** A competing client's stride at the current shift; a waiting client's at the shift it left at. */
     private long[] stride = new long[16];
-    /** remain of a waiting client: pass − globalPass when it left. */
+    /** remain of a waiting client: pass − globalPass when it left, in the pass units of that time. */
     private long[] remain = new long[16];
     /** Remainder of stride × used not yet turned into pass, in units of 1/quantum. */
     private long[] carry = new long[16];
+
+    /** Competing values per binary exponent (Math.getExponent's, -1023 for subnormals), plus EXPONENT_BIAS. */
+    private final int[] exponentCount = new int[Double.MAX_EXPONENT + EXPONENT_BIAS + 1];
+    private int counted;
+    /** Greatest binary exponent of a competing value, or NO_EXPONENT. */
+    private int maxExponent = NO_EXPONENT;
+    /** Strides are taken from value × 2^-shift. */
+    private int shift;
 
     private double totalValue;
     private double totalValueError;
@@ -91,15 +168,20 @@ public final class StrideScheduler implements ShareScheduler {
         switch (state[client]) {
             case UNKNOWN -> {
                 if (newValue > 0) {
-                    long s = strideOf(newValue);
-                    stride[client] = s;
+                    countIn(newValue);
+                    keepInWindow();                      // rescales the others; client is not in the heap yet
+                    value[client] = newValue;
+                    stride[client] = strideAt(newValue);
                     carry[client] = 0;
-                    compete(client, s);
+                    compete(client, stride[client]);
                 }
             }
             case WAITING -> {
                 if (newValue > 0) {
-                    long s = strideOf(newValue);
+                    countIn(newValue);
+                    keepInWindow();
+                    value[client] = newValue;
+                    long s = strideAt(newValue);
                     remain[client] = scale(remain[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
@@ -110,13 +192,13 @@ public final class StrideScheduler implements ShareScheduler {
                 if (newValue == 0) {
                     stopCompeting(client);
                 } else {
-                    long s = strideOf(newValue);
-                    long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
-                    stride[client] = s;
-                    carry[client] = 0;
-                    addToTotal(worthOf(s) - worth[client]);
-                    worth[client] = worthOf(s);
-                    heap.update(client, globalPass + lag);
+                    double oldValue = value[client];
+                    value[client] = newValue;
+                    countIn(newValue);                   // in before out: the scan down stops at newValue
+                    countOut(oldValue);
+                    if (!keepInWindow()) {               // a rescale gives client its new stride too
+                        restride(client);
+                    }
                 }
             }
         }
@@ -180,7 +262,8 @@ public final class StrideScheduler implements ShareScheduler {
      * release it would take the whole pool until it had caught up. Forgiving moves it up to the
      * lowest pass among the other competing clients, so that it ranks with the client that is
      * furthest behind and the proportion holds again from the next quantum. A waiting client's
-     * remain is raised the same way, measured from the global pass.
+     * remain is raised the same way, measured from the global pass (in today's pass units, which a
+     * rescale since it left may have changed).
      */
     @Override
     public void forgiveCredit(int client) {
@@ -197,7 +280,15 @@ public final class StrideScheduler implements ShareScheduler {
                 heap.update(client, floor);
             }
         } else {
-            remain[client] = Math.max(remain[client], clampLag(floor - globalPass));
+            long s = strideAt(value[client]);
+            long floorLag = clampLag(floor - globalPass);
+            if (scale(remain[client], s, stride[client]) < floorLag) {
+                remain[client] = floorLag;
+                if (s != stride[client]) {               // a rescale since it left: take today's units
+                    stride[client] = s;
+                    carry[client] = 0;
+                }
+            }
         }
     }
 
@@ -224,18 +315,25 @@ public final class StrideScheduler implements ShareScheduler {
         return heap.pass(client);
     }
 
-    /** pass − globalPass for a competing client, the kept remain for a waiting one. */
+    /**
+     * pass − globalPass for a competing client, the kept remain for a waiting one (in the pass units
+     * of the shift it left at, those of {@link #stride(int)}).
+     */
     public long remain(int client) {
         checkKnown(client);
         return state[client] == COMPETING ? heap.pass(client) - globalPass : remain[client];
     }
 
+    /** A competing client's stride at the current shift; a waiting client's at the shift it left at. */
     public long stride(int client) {
         checkKnown(client);
         return stride[client];
     }
 
-    /** Stride of a client worth {@code value} base units. */
+    /**
+     * Stride of a client worth {@code value} base units at shift 0, the scale in force while the
+     * largest competing value lies in [1, 2^31) and none has left it; see the class comment.
+     */
     public static long strideOf(double value) {
         double exact = STRIDE1 / value;
         if (exact >= MAX_STRIDE) {
@@ -245,6 +343,11 @@ public final class StrideScheduler implements ShareScheduler {
     }
 
     // ---- internals ----------------------------------------------------------------------------
+
+    /** Stride of {@code v} base units at the current shift. */
+    private long strideAt(double v) {
+        return strideOf(Math.scalb(v, -shift));
+    }
 
     private void compete(int client, long lag) {
         state[client] = COMPETING;
@@ -258,9 +361,80 @@ public final class StrideScheduler implements ShareScheduler {
         heap.remove(client);
         state[client] = WAITING;
         addToTotal(-worth[client]);
+        countOut(value[client]);
+        keepInWindow();                                  // the largest may have left: the rest rescale
     }
 
-    /** The value that {@code stride} stands for, rounding and clamping included. */
+    /** Gives a competing client its value's stride at this shift; it keeps its place in its own quanta. */
+    private void restride(int client) {
+        long s = strideAt(value[client]);
+        long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
+        stride[client] = s;
+        carry[client] = 0;
+        addToTotal(worthOf(s) - worth[client]);
+        worth[client] = worthOf(s);
+        heap.update(client, globalPass + lag);
+    }
+
+    private void countIn(double v) {
+        int exponent = Math.getExponent(v);
+        exponentCount[exponent + EXPONENT_BIAS]++;
+        counted++;
+        maxExponent = Math.max(maxExponent, exponent);
+    }
+
+    private void countOut(double v) {
+        int exponent = Math.getExponent(v);
+        exponentCount[exponent + EXPONENT_BIAS]--;
+        counted--;
+        if (counted == 0) {
+            maxExponent = NO_EXPONENT;
+        } else if (exponent == maxExponent) {
+            while (exponentCount[maxExponent + EXPONENT_BIAS] == 0) {
+                maxExponent--;                           // see "The largest value is tracked" above
+            }
+        }
+    }
+
+    /** Rescales if the largest competing value has left the window; returns whether it did. */
+    private boolean keepInWindow() {
+        if (counted == 0) {
+            return false;                                // nothing to scale to: the shift stays
+        }
+        int scaled = maxExponent - shift;
+        if (scaled >= WINDOW_LOW && scaled <= WINDOW_HIGH) {
+            return false;
+        }
+        rescale(maxExponent - WINDOW_CENTER);
+        return true;
+    }
+
+    /**
+     * Moves to {@code newShift}: every competing client gets the stride of its value there, with its
+     * lag scaled by newStride / oldStride; carries go, the sum of worths is summed afresh.
+     */
+    private void rescale(int newShift) {
+        shift = newShift;
+        int n = heap.size();
+        int[] clients = new int[n];
+        for (int slot = 0; slot < n; slot++) {
+            clients[slot] = heap.clientAt(slot);         // update() below moves clients between slots
+        }
+        totalValue = 0;
+        totalValueError = 0;
+        globalCarry = 0;                                 // a fraction of a pass unit of the old scale
+        for (int client : clients) {
+            long s = strideAt(value[client]);
+            long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
+            stride[client] = s;
+            carry[client] = 0;
+            worth[client] = worthOf(s);
+            addToTotal(worth[client]);
+            heap.update(client, globalPass + lag);       // changes client's pass only
+        }
+    }
+
+    /** The scaled value that {@code stride} stands for, rounding and clamping included. */
     private static double worthOf(long stride) {
         return (double) STRIDE1 / stride;
     }
@@ -312,6 +486,7 @@ public final class StrideScheduler implements ShareScheduler {
         }
         int length = Math.max(client + 1, state.length * 2);
         state = Arrays.copyOf(state, length);
+        value = Arrays.copyOf(value, length);
         worth = Arrays.copyOf(worth, length);
         stride = Arrays.copyOf(stride, length);
         remain = Arrays.copyOf(remain, length);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class StrideSchedulerTest {
@@ -250,16 +251,17 @@ class StrideSchedulerTest {
     }
 
     /**
-     * Clients whose values are below the clamp compete as the clamp's value; the global pass must
-     * advance at the rate of what their strides stand for, or it runs ahead of every pass until
-     * the differences wrap around and one client runs alone.
+     * Clients of tiny values (here ShareLedger.FLOOR_VALUE) that compete alone: the scale follows
+     * them, so their strides are not clamped, and the global pass must advance at the rate of what
+     * their strides stand for, or it runs ahead of every pass until the differences wrap around
+     * and one client runs alone.
      */
     @Test
-    void shouldKeepClampedClientsSharingForAsLongAsTheyRun() {
+    void shouldKeepTinyClientsSharingForAsLongAsTheyRun() {
         StrideScheduler stride = new StrideScheduler();
         stride.join(0, 1e-9);
         stride.join(1, 1e-9);
-        assertEquals(StrideScheduler.MAX_STRIDE, stride.stride(0));
+        assertTrue(stride.stride(0) < StrideScheduler.MAX_STRIDE, "not clamped: " + stride.stride(0));
         long[] quanta = new long[2];
         for (int n = 1; n <= 40_000; n++) {
             int client = stride.pick();
@@ -272,7 +274,7 @@ class StrideSchedulerTest {
     @Test
     void shouldSaturateHugeChargesInsteadOfOverflowing() {
         StrideScheduler stride = new StrideScheduler();
-        stride.join(0, 0.000_001); // stride clamped to MAX_STRIDE
+        stride.join(0, 1e-15); // more than 2^47 below the other value: stride clamped to MAX_STRIDE
         stride.join(1, 1);
         assertEquals(StrideScheduler.MAX_STRIDE, stride.stride(0));
         long globalBefore = stride.globalPass();
@@ -280,6 +282,207 @@ class StrideSchedulerTest {
         assertEquals(globalBefore + StrideScheduler.MAX_LAG, stride.pass(0));
         assertEquals(globalBefore + StrideScheduler.MAX_LAG, stride.globalPass());
         assertEquals(1, stride.pick());
+    }
+
+    /**
+     * Ticket counts are any positive long, so values far above STRIDE1 are valid: 4e12 and 1e12 base
+     * units share 80 : 20, as 4 and 1 do, instead of getting strides of 1 each.
+     */
+    @Test
+    void shouldKeepTheRatioOfHugeValues() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 4e12);
+        stride.join(1, 1e12);
+        long[] quanta = new long[2];
+        for (int n = 0; n < 10_000; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            quanta[client]++;
+        }
+        assertEquals(8_000, quanta[0], 2);
+    }
+
+    /**
+     * Shares do not depend on the unit of the values: one client of value 1 and 2048 of value 1/2048
+     * share half and half, as 2048 and 2048 × 1 would. The small clients move in lockstep, so the
+     * large one gets its quanta in runs of 2048; at the end of every round of 4096 quanta it has had
+     * exactly half (a clamp of the small values at a fixed unit gives it a third).
+     */
+    @Test
+    void shouldShareByTheRatioOfValuesWhateverTheirUnit() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        for (int client = 1; client <= 2048; client++) {
+            stride.join(client, 1.0 / 2048);
+        }
+        long large = 0;
+        for (int n = 1; n <= 8 * 4096; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            if (client == 0) {
+                large++;
+            }
+            if (n % 4096 == 0) {
+                assertEquals(n / 2, large, 2, "after " + n + " quanta");
+            }
+        }
+    }
+
+    /** The bound of shouldKeepEachClientOfAPairWithinOneQuantum, with the values far above and far below 1. */
+    @ParameterizedTest
+    @CsvSource({"1, 45", "2, 45", "3, 45", "7, 45", "10, 45", "1, -40", "2, -40", "3, -40", "7, -40", "10, -40"})
+    void shouldKeepEachClientOfAPairWithinOneQuantumAtAnyScale(int ratio, int exponent) {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, Math.scalb((double) ratio, exponent));
+        stride.join(1, Math.scalb(1.0, exponent));
+        assertPairSharesFromHere(stride, ratio, 1, 20_000);
+    }
+
+    /**
+     * A value that jumps by 2^25 moves the scale; when it drops back the scale moves again. Each
+     * rescale keeps both clients where they stood in their own quanta, so from each change on the
+     * pair keeps to the one-quantum bound of its new values.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 7, 10})
+    void shouldKeepAPairWithinOneQuantumAcrossAValueThatJumpsAndFalls(int ratio) {
+        double unit = 0x1p-40;
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, ratio * unit);
+        stride.join(1, unit);
+        assertPairSharesFromHere(stride, ratio, 1, 1_000);
+        stride.setValue(1, 0x1p25 * unit);
+        assertPairSharesFromHere(stride, ratio, 0x1p25, 1_000);
+        stride.setValue(1, unit);
+        assertPairSharesFromHere(stride, ratio, 1, 20_000);
+    }
+
+    /**
+     * A third client 2^25 above a pair moves the scale; when it leaves (or is forgotten) the largest
+     * value falls and the scale moves back. The pair keeps to the one-quantum bound from then on,
+     * and over all the quanta it had, since the third client only moved the global pass.
+     */
+    @ParameterizedTest
+    @CsvSource({"1, false", "3, false", "10, false", "1, true", "3, true", "10, true"})
+    void shouldKeepAPairWithinOneQuantumWhenALargerClientComesAndGoes(int ratio, boolean forget) {
+        double unit = 0x1p45;
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, ratio * unit);
+        stride.join(1, unit);
+        long[] quanta = new long[3];
+        runQuanta(stride, quanta, 1_000);
+        stride.join(2, 0x1p25 * ratio * unit);
+        runQuanta(stride, quanta, 1_000);
+        assertEquals(1_000, quanta[2], "the larger client takes every quantum while it competes");
+        if (forget) {
+            stride.remove(2);
+        } else {
+            stride.leave(2);
+        }
+        long[] since = {quanta[0], quanta[1]};
+        for (int n = 1; n <= 20_000; n++) {
+            runQuanta(stride, quanta, 1);
+            double pair = quanta[0] + quanta[1];
+            assertWithin(1.0, quanta[0], pair * ratio / (ratio + 1), n);
+            double fromHere = quanta[0] - since[0] + quanta[1] - since[1];
+            assertWithin(1.0, quanta[0] - since[0], fromHere * ratio / (ratio + 1), n);
+        }
+    }
+
+    /**
+     * A waiting client's remain is kept in the pass units of the scale it left at; when it rejoins
+     * after rescales it stands where it stood, in its own quanta.
+     */
+    @Test
+    void shouldKeepAWaitingClientsPlaceInItsOwnQuantaAcrossRescales() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 3);
+        for (int i = 0; i < 10; i++) {
+            stride.charge(stride.pick(client -> client == 0), QUANTUM, QUANTUM); // 1 may not run: owed
+        }
+        stride.leave(1);
+        double owed = (double) stride.remain(1) / stride.stride(1);
+        assertTrue(owed < -1, "client 1 is owed quanta: " + owed);
+        stride.join(2, 0x1p40);
+        runQuanta(stride, new long[3], 100);
+        stride.leave(2);
+        stride.join(1, 3);
+        assertTrue(stride.stride(1) < StrideScheduler.strideOf(3), "rejoined at another scale");
+        assertEquals(owed, (double) stride.remain(1) / stride.stride(1), 1e-6);
+    }
+
+    /** Forgiving a waiting client after rescales measures the least pass in today's pass units. */
+    @Test
+    void shouldForgiveAWaitingClientInTodaysPassUnits() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        for (int i = 0; i < 100; i++) {
+            stride.charge(stride.pick(client -> client == 0), QUANTUM, QUANTUM); // 1 may not run: owed
+        }
+        stride.leave(1);
+        stride.join(2, 0x1p40);
+        runQuanta(stride, new long[3], 100);
+        stride.leave(2);
+        stride.forgiveCredit(1);
+        assertEquals(stride.pass(0) - stride.globalPass(), stride.remain(1));
+        assertEquals(stride.stride(0), stride.stride(1), "equal values, both at today's scale");
+        stride.join(1, 1);
+        assertEquals(stride.pass(0), stride.pass(1));
+        assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
+    }
+
+    /**
+     * Under random joins, leaves, removals, new values from 2^-60 to 2^61 and charges, the largest
+     * competing value's stride stays in [2^9, 2^40], no value within 2^16 of it is clamped, lags stay
+     * within MAX_LAG and the pick is the least pass: the scale follows the largest value however it
+     * moves.
+     */
+    @Test
+    void shouldKeepTheLargestValuesStrideInRangeUnderRandomValues() {
+        SplittableRandom random = new SplittableRandom(42);
+        for (int run = 0; run < 50; run++) {
+            StrideScheduler stride = new StrideScheduler(random.nextLong());
+            double[] values = new double[1 + random.nextInt(30)];
+            for (int step = 0; step < 2_000; step++) {
+                String where = "run " + run + ", step " + step;
+                int client = random.nextInt(values.length);
+                switch (random.nextInt(6)) {
+                    case 0, 1 -> {
+                        double value = Math.scalb(1 + random.nextDouble(), random.nextInt(-60, 61));
+                        values[client] = random.nextInt(4) == 0 ? 0 : value;
+                        stride.setValue(client, values[client]);
+                    }
+                    case 2 -> {
+                        values[client] = 0;
+                        stride.remove(client);
+                    }
+                    default -> {
+                        if (stride.pick() != ShareScheduler.NONE) {
+                            stride.charge(stride.pick(), random.nextLong(3 * QUANTUM), QUANTUM);
+                        }
+                    }
+                }
+                int largest = -1;
+                for (int c = 0; c < values.length; c++) {
+                    if (stride.isCompeting(c)) {
+                        assertTrue(Math.abs(stride.remain(c)) <= StrideScheduler.MAX_LAG, where);
+                        assertTrue(stride.pick() == c || before(stride, stride.pick(), c), where);
+                        largest = largest < 0 || values[c] > values[largest] ? c : largest;
+                    }
+                }
+                if (largest >= 0) {
+                    long s = stride.stride(largest);
+                    assertTrue(s >= 1 << 9 && s <= StrideScheduler.STRIDE1, "stride " + s + ", " + where);
+                    for (int c = 0; c < values.length; c++) {
+                        if (stride.isCompeting(c) && values[c] > Math.scalb(values[largest], -16)) {
+                            assertTrue(stride.stride(c) < StrideScheduler.MAX_STRIDE, where);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @Test
@@ -310,6 +513,37 @@ class StrideSchedulerTest {
                 clientOne++;
             }
             assertWithin(1.0, clientOne, n / 2.0, n);
+        }
+    }
+
+    /**
+     * Clients 0 and 1, of values in the ratio {@code value0 : value1}: over the next {@code picks}
+     * full quanta, each one's count from here is within one quantum of its share.
+     */
+    private static void assertPairSharesFromHere(StrideScheduler stride, double value0, double value1,
+                                                 int picks) {
+        long[] quanta = new long[2];
+        double total = value0 + value1;
+        for (int n = 1; n <= picks; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            quanta[client]++;
+            assertWithin(1.0, quanta[0], n * value0 / total, n);
+            assertWithin(1.0, quanta[1], n * value1 / total, n);
+        }
+    }
+
+    private static boolean before(StrideScheduler stride, int a, int b) {
+        long difference = stride.pass(a) - stride.pass(b);
+        return difference < 0 || (difference == 0 && a < b);
+    }
+
+    /** Picks and charges {@code picks} full quanta, counting them per client. */
+    private static void runQuanta(StrideScheduler stride, long[] quanta, int picks) {
+        for (int i = 0; i < picks; i++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            quanta[client]++;
         }
     }
 

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The ledger's rules of activity and value, on a stride scheduler, without threads or clocks. */
 class ShareLedgerTest {
@@ -153,6 +155,29 @@ class ShareLedgerTest {
 
         ledger.setRunnable(rich, true);
         for (int i = 0; i < 1_000; i++) {
+            int picked = ledger.pick(id -> true, random);
+            assertEquals(rich.id(), picked, "pick " + i);
+            ledger.sliceStarted(rich);
+            ledger.sliceEnded(rich, QUANTUM, QUANTUM);
+        }
+    }
+
+    /**
+     * The floor value is 1e-9 of a base ticket: a group worth one base ticket runs 2000 quanta (and
+     * far more: see StrideScheduler's class comment) before an unfunded group gets one, whichever
+     * became runnable first.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aFundedGroupRunsBeforeAnUnfundedOneForAsLongAsItHasWork(boolean unfundedFirst) {
+        CurrencyNode poor = ledger.newCurrency("poor", graph.base(), 5);
+        ClientNode starving = ledger.newClient("starving", poor, 1);
+        ClientNode rich = ledger.newClient("rich", graph.base(), 1);
+        ledger.unfund(poor.backing().getFirst());
+        ledger.setRunnable(unfundedFirst ? starving : rich, true);
+        ledger.setRunnable(unfundedFirst ? rich : starving, true);
+        assertEquals(ShareLedger.FLOOR_VALUE, ledger.scheduledValue(starving));
+        for (int i = 0; i < 2_000; i++) {
             int picked = ledger.pick(id -> true, random);
             assertEquals(rich.id(), picked, "pick " + i);
             ledger.sliceStarted(rich);

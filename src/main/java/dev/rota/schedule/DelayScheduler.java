@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -248,7 +249,7 @@ public final class DelayScheduler {
     // ---- called by ScheduledTask -------------------------------------------------------------
 
     /** A get() of a task's future waits here: see {@link DueTaskSink#block}. */
-    void block(FutureBlocker blocker) throws InterruptedException {
+    void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         sink.block(blocker);
     }
 

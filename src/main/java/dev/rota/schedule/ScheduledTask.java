@@ -1,10 +1,8 @@
 package dev.rota.schedule;
 
-import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +16,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * <p>{@link FutureTask} supplies the completion states, {@code get}, and interruption on
  * {@code cancel(true)}; this class adds the deadline, the period and the way back into the heap.
  */
-final class ScheduledTask<V> extends FutureTask<V>
+final class ScheduledTask<V> extends BlockingFutureTask<V>
         implements RunnableScheduledFuture<V>, DeadlineHeap.Node {
     /*
      * Invariants:
@@ -76,35 +74,10 @@ final class ScheduledTask<V> extends FutureTask<V>
         }
     }
 
-    /** Waits as the pool's sink says (a managed block on a pool thread), then reports as FutureTask does. */
+    /** Waits as the pool's sink says: a managed block on a pool thread. */
     @Override
-    public V get() throws InterruptedException, ExecutionException {
-        if (!isDone()) {
-            scheduler.block(new FutureBlocker(this, this::superAwait, false, 0L));
-        }
-        return super.get();
-    }
-
-    @Override
-    public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        Objects.requireNonNull(unit, "unit");
-        Long deadline = FutureBlocker.deadlineAfter(unit.toNanos(timeout));
-        if (deadline == null) {
-            return super.get(0L, NANOSECONDS);           // no time left: only looks
-        }
-        if (!isDone()) {
-            scheduler.block(new FutureBlocker(this, this::superAwait, true, deadline));
-        }
-        return super.get(Math.max(0, deadline - System.nanoTime()), NANOSECONDS);
-    }
-
-    /** FutureTask's own wait, under the pool's block. */
-    private void superAwait(boolean timed, long nanos) throws InterruptedException, ExecutionException, TimeoutException {
-        if (timed) {
-            super.get(nanos, NANOSECONDS);
-        } else {
-            super.get();
-        }
+    protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        scheduler.block(blocker);
     }
 
     /** Fixed rate: from the previous deadline, so runs keep their cadence. Fixed delay: from now. */

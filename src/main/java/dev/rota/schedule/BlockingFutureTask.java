@@ -1,0 +1,88 @@
+package dev.rota.schedule;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A {@link FutureTask} whose {@code get} waits through {@link #block}, which a pool's future makes a
+ * managed block (with ticket transfer) on the pool's own threads, so that a task waiting for the
+ * pool's work does not keep that work from running. Outcomes are reported as FutureTask reports
+ * them. A timed {@code get} with no time left (a timeout of zero or less, however negative) only
+ * looks, as FutureTask's does: a deadline of now plus a huge negative timeout would overflow.
+ *
+ * @param <V> the result type
+ */
+public abstract class BlockingFutureTask<V> extends FutureTask<V> {
+
+    protected BlockingFutureTask(Callable<V> callable) {
+        super(callable);
+    }
+
+    protected BlockingFutureTask(Runnable runnable, V result) {
+        super(runnable, result);
+    }
+
+    /** Waits in {@code blocker} until it is releasable; called by {@code get} while not done. */
+    protected abstract void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException;
+
+    @Override
+    public final V get() throws InterruptedException, ExecutionException {
+        if (!isDone()) {
+            block(new Waiter(false, 0L));
+        }
+        return super.get();
+    }
+
+    @Override
+    public final V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
+        long nanos = unit.toNanos(timeout);
+        if (nanos <= 0) {
+            return super.get(0L, TimeUnit.NANOSECONDS);  // no time left: only looks
+        }
+        long deadline = System.nanoTime() + nanos;
+        if (!isDone()) {
+            block(new Waiter(true, deadline));
+        }
+        return super.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Waits for completion (or the deadline) through FutureTask's own wait, ignoring the outcome. */
+    private final class Waiter implements ForkJoinPool.ManagedBlocker {
+        private final boolean timed;
+        private final long deadline;
+
+        Waiter(boolean timed, long deadline) {
+            this.timed = timed;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public boolean block() throws InterruptedException {
+            try {
+                if (!timed) {
+                    BlockingFutureTask.super.get();
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left > 0) {
+                        BlockingFutureTask.super.get(left, TimeUnit.NANOSECONDS);
+                    }
+                }
+            } catch (ExecutionException | CancellationException | TimeoutException outcome) {
+                // the caller's own get() reports it
+            }
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return isDone() || (timed && System.nanoTime() - deadline >= 0);
+        }
+    }
+}

@@ -45,8 +45,10 @@ public final class Funding {
     }
 
     /**
-     * Withdraws this funding; a currency left without backing is worth nothing (its groups then run
-     * only when no funded group has work).
+     * Withdraws this funding; a currency left without backing is worth nothing. Its groups still
+     * run, so that no accepted task waits for ever, but at a tiny share: under stride scheduling a
+     * funded group worth one base ticket runs at least 2^16 quanta (about a minute at 1 ms) for each
+     * quantum of such a group, and the pool's default group (100 base tickets) about 2^22.
      *
      * @throws IllegalArgumentException if it was withdrawn already
      */

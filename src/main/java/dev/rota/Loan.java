@@ -5,8 +5,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Tickets of one group lent to another until {@link #close()}: ticket transfer, for a wait the pool
- * cannot see by itself. While the loan lasts the borrower competes with the lender's tickets added
- * to its own, so work the lender waits for runs at the lender's rate.
+ * cannot see by itself. While the loan lasts the lender's value goes to the borrower, shared in equal
+ * parts with the lender's own remaining work and its other loans, so work the lender waits for runs
+ * at the lender's rate (see {@link TaskGroup#lendTo}).
  *
  * {@snippet :
  * try (Loan loan = gold.lendTo(storage)) {

@@ -330,10 +330,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             engine.shutdown();
         }
 
-        /** A wait for a delayed task: it runs in the default group, which the waiter's group lends to. */
+        /**
+         * A wait for a delayed task: a managed block, without a loan. Until the task is due nothing
+         * runs on the waiter's behalf, and a loan would give half the waiter's group's value to
+         * unrelated work of the default group for the whole delay.
+         */
         @Override
         public void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
-            TicketTransfer.await(engine.defaultGroup(), blocker);
+            TicketTransfer.await(null, blocker);
         }
     }
 

@@ -237,6 +237,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         try {
             if (TicketTransfer.waitsAcrossGroups(group)) {
                 while ((s = status) == PENDING) {
+                    if (interruptible && Thread.interrupted()) {
+                        return INTERRUPTED;
+                    }
                     if (timed && deadline - System.nanoTime() <= 0) {
                         return TIMED_OUT;
                     }
@@ -259,15 +262,15 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 run();
             }
             while ((s = status) == PENDING) {
-                long left = timed ? deadline - System.nanoTime() : 0L;
-                if (timed && left <= 0) {
-                    return TIMED_OUT;
-                }
-                if (Thread.interrupted()) {
+                if (Thread.interrupted()) {                  // before the deadline, as FutureTask's order
                     if (interruptible) {
                         return INTERRUPTED;
                     }
                     interrupted = true;
+                }
+                long left = timed ? deadline - System.nanoTime() : 0L;
+                if (timed && left <= 0) {
+                    return TIMED_OUT;
                 }
                 if (interruptible && helps && WorkerContext.poolStopping()) {
                     return INTERRUPTED;
@@ -418,7 +421,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         int s = status;
         if (s == PENDING) {
             // No time left only looks: a deadline now + nanos would overflow for a huge negative timeout.
-            s = nanos <= 0 ? TIMED_OUT : awaitDone(true, true, System.nanoTime() + nanos);
+            s = nanos > 0 ? awaitDone(true, true, System.nanoTime() + nanos)
+                    : Thread.interrupted() ? INTERRUPTED : TIMED_OUT; // an interrupt first, as FutureTask's
             if (s == INTERRUPTED) {
                 throw new InterruptedException("interrupted while waiting for " + this);
             }

@@ -347,7 +347,6 @@ public final class TaskGroup extends AbstractExecutorService {
         return "group " + name() + " of pool " + pool.name();
     }
 
-    /** Submission only, by delegation: nothing else of the group is reachable from it. */
     /**
      * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed
      * block that lends the caller's group's tickets to this group, so the tasks run even on a pool
@@ -364,6 +363,7 @@ public final class TaskGroup extends AbstractExecutorService {
         return ManagedCall.await(core, () -> super.invokeAny(tasks, timeout, unit));
     }
 
+    /** Submission only, by delegation: nothing else of the group is reachable from it. */
     private static final class SubmitOnly extends AbstractExecutorService {
         private final TaskGroup group;
 

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -103,6 +104,67 @@ class WaitsInsideTasksTest {
             caller.shutdownNow();
             release.countDown();
             pool.shutdownNow();
+        }
+    }
+
+    /** A timed get with no time left on an interrupted thread reports the interrupt, as FutureTask's does. */
+    @Test
+    void aTimedGetWithNoTimeLeftOnAnInterruptedThreadIsInterrupted() throws Exception {
+        RotaPool pool = onePool();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            Future<?> blocked = pool.submit(() -> {
+                release.await();
+                return null;
+            });
+            RotaTask<Integer> never = new RotaTask<>() {
+                @Override
+                protected Integer compute() {
+                    return 0;
+                }
+            };
+            for (Future<?> future : List.of(blocked, pool.schedule(() -> 1, 1, TimeUnit.HOURS), never)) {
+                Thread.currentThread().interrupt();
+                try {
+                    assertEquals(InterruptedException.class, thrownBy(() -> future.get(0, TimeUnit.NANOSECONDS)),
+                            future.toString());
+                } finally {
+                    Thread.interrupted();
+                }
+            }
+        } finally {
+            release.countDown();
+            pool.shutdownNow();                          // the delayed task is an hour away
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * A wait for a delayed task lends nothing: until the task is due nothing runs for the waiter,
+     * and a loan would give half its group's value to the default group's other work meanwhile.
+     */
+    @Test
+    void aWaitForADelayedTaskKeepsTheWaitersValue() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            g.submit(() -> {
+                waiterThread.set(Thread.currentThread());
+                return pool.schedule(() -> 1, 1, TimeUnit.HOURS).get();
+            });
+            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
+            while ((waiterThread.get() == null || waiterThread.get().getState() != Thread.State.WAITING)
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(Thread.State.WAITING, waiterThread.get().getState(), "the task waits for its delayed task");
+            g.execute(() -> { });                        // g has other work: a loan would now split its value
+            pool.execute(() -> { });                     // and the default group has work: a loan would be active
+            assertEquals(100, g.value(), 1e-9);
+        } finally {
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
         }
     }
 

@@ -482,7 +482,9 @@ public final class Dispatcher {
                 loan = ledger.lend(waiter.client, target.client);
                 waiter.loansOut.add(loan);
             } catch (IllegalArgumentException cycle) {
-                loan = null;                             // the loan would close a cycle of loans: wait without it
+                // Both groups are live (checked above) and distinct, so lend refuses only a loan
+                // that would close a cycle of loans: wait without it.
+                loan = null;
             }
             boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
             if (paused) {

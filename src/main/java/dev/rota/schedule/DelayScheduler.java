@@ -188,14 +188,15 @@ public final class DelayScheduler {
         boolean reportIdle;
         lock.lock();
         try {
-            if (runState == STOPPED) {
-                return List.of();
-            }
+            boolean first = runState != STOPPED;
             runState = STOPPED;
-            pending = heap.clear();
+            pending = first ? heap.clear() : List.of();
             timerWork.signal();
             while (handoffsInFlight > 0 && Thread.currentThread() != timer) {
-                handedOff.awaitUninterruptibly();        // S3: short, since the sink never blocks
+                handedOff.awaitUninterruptibly();        // S3, for every caller: short, since the sink never blocks
+            }
+            if (!first) {
+                return List.of();                        // the first caller returns the pending tasks
             }
             reportIdle = claimIdleReport();
         } finally {
@@ -473,6 +474,7 @@ public final class DelayScheduler {
         lock.lock();
         try {
             handoffsInFlight = 0;
+            handedOff.signalAll();                       // S3: a shutdownNow may wait for this batch
             timer = null;
             if (!heap.isEmpty() && runState != STOPPED) {
                 try {

@@ -1,6 +1,5 @@
 package dev.rota.share;
 
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -61,7 +60,7 @@ public final class ClientNode extends ShareNode {
 
     /** The loans this client holds now (tickets of lenders' own currencies backing this client's). */
     public List<Ticket> loans() {
-        return Collections.unmodifiableList(own.backing.subList(1, own.backing.size()));
+        return removed ? List.of() : List.copyOf(own.backing.subList(1, own.backing.size()));
     }
 
     public boolean isActive() {

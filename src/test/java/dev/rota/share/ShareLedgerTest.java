@@ -139,6 +139,9 @@ class ShareLedgerTest {
         Ticket second = ledger.lend(a, c);               // another loan along the same direction is fine
         ledger.repay(second);
         ledger.repay(second);                            // a second repayment changes nothing
+        assertEquals(1, b.loans().size());
+        ledger.remove(b);
+        assertEquals(List.of(), b.loans(), "a removed group holds no loans");
     }
 
     /** A runnable group whose tickets are worth nothing still runs, but only when nobody funded has work. */

@@ -7,9 +7,12 @@ import java.util.function.IntPredicate;
  * Stride scheduling: deterministic proportional share. Each competing client advances a virtual time,
  * its pass, by {@code STRIDE1 / value} per quantum of CPU time it is charged; the client with the
  * least pass runs next. For two clients, each one's CPU time stays, at every moment, within one
- * quantum of its value's share of their total. Values are scaled to the largest competing one, so
- * shares follow the ratios of the values whatever their unit, down to values 2^16 to 2^47 below the
- * largest (see the class source for what holds exactly).
+ * quantum of the share their strides stand for; strides are rounded to whole pass units, which
+ * moves that share from the values' by at most w / 2^41 of a quantum per quantum (w the larger
+ * scaled value, at most 2^31: 2^-10 in the worst case, where a value of 2^30 base tickets or more
+ * competes at shift 0; 2^-25 right after a rescale; 1.4e-10 for 300 tickets at shift 0). Values are
+ * scaled to the largest competing one, so shares follow the ratios of the values whatever their
+ * unit, down to values 2^16 to 2^47 below the largest (see the class source for what holds exactly).
  */
 public final class StrideScheduler implements ShareScheduler {
     /*
@@ -37,10 +40,14 @@ public final class StrideScheduler implements ShareScheduler {
      *   the largest value by a factor of more than 2^15 after a rescale (at shift 0, a largest value
      *   outside [1, 2^31)), so rescales are rare; between them every operation costs what it did
      *   without the scale.
-     *   The largest value is tracked by a count of competing values per binary exponent (2047 of
-     *   them) and the greatest exponent counted: a join or a new value counts in O(1); when the last
+     *   The largest value is tracked by a count of competing values per binary exponent (2098 of
+     *   them, subnormals' true exponents down to -1074 included) and the greatest exponent counted: a join or a new value counts in O(1); when the last
      *   value of the greatest exponent goes, the scan down to the next counted exponent stays inside
      *   the window, or else ends in a rescale, which costs more than the scan.
+     *   A departure (a leave, a removal, a value that fell) that takes the largest below the window
+     *   rescales only after LOW_PATIENCE charges with it still below: a group that goes idle between
+     *   bursts and comes back sooner costs no rescale at either end (an arrival above the window,
+     *   or below it, rescales at once).
      *   Only competing values count. A waiting client keeps its remain in the pass units of the shift
      *   in force when it left, together with the stride it had then; a rejoin rescales the remain by
      *   newStride / thatStride, which is the product of any rescales in between, so waiting clients
@@ -120,8 +127,13 @@ public final class StrideScheduler implements ShareScheduler {
     private static final byte COMPETING = 1;
     private static final byte WAITING = 2;
 
-    /** Offset of Math.getExponent (-1023 for subnormals up to 1023) into exponentCount. */
-    private static final int EXPONENT_BIAS = -Double.MIN_EXPONENT + 1;
+    /** Offset of a value's binary exponent (-1074 for Double.MIN_VALUE up to 1023) into exponentCount. */
+    private static final int EXPONENT_BIAS = 1074;
+    /**
+     * Charges a largest value below the window waits for its downward rescale: a group that goes
+     * idle and comes back within them (a burst of tasks at a time) costs no rescale at either end.
+     */
+    static final int LOW_PATIENCE = 64;
     private static final int NO_EXPONENT = Integer.MIN_VALUE;
 
     private final PassHeap heap = new PassHeap();
@@ -137,8 +149,10 @@ public final class StrideScheduler implements ShareScheduler {
     /** Remainder of stride × used not yet turned into pass, in units of 1/quantum. */
     private long[] carry = new long[16];
 
-    /** Competing values per binary exponent (Math.getExponent's, -1023 for subnormals), plus EXPONENT_BIAS. */
+    /** Competing values per binary exponent (exponentOf, subnormals' true one included), plus EXPONENT_BIAS. */
     private final int[] exponentCount = new int[Double.MAX_EXPONENT + EXPONENT_BIAS + 1];
+    /** Charges since the largest competing value fell below the window by a departure; -1 when it has not. */
+    private int chargesBelowWindow = -1;
     private int counted;
     /** Greatest binary exponent of a competing value, or NO_EXPONENT. */
     private int maxExponent = NO_EXPONENT;
@@ -169,7 +183,7 @@ public final class StrideScheduler implements ShareScheduler {
             case UNKNOWN -> {
                 if (newValue > 0) {
                     countIn(newValue);
-                    keepInWindow();                      // rescales the others; client is not in the heap yet
+                    keepInWindow(true);                  // rescales the others; client is not in the heap yet
                     value[client] = newValue;
                     stride[client] = strideAt(newValue);
                     carry[client] = 0;
@@ -179,7 +193,7 @@ public final class StrideScheduler implements ShareScheduler {
             case WAITING -> {
                 if (newValue > 0) {
                     countIn(newValue);
-                    keepInWindow();
+                    keepInWindow(true);
                     value[client] = newValue;
                     long s = strideAt(newValue);
                     remain[client] = scale(remain[client], s, stride[client]);
@@ -196,7 +210,7 @@ public final class StrideScheduler implements ShareScheduler {
                     value[client] = newValue;
                     countIn(newValue);                   // in before out: the scan down stops at newValue
                     countOut(oldValue);
-                    if (!keepInWindow()) {               // a rescale gives client its new stride too
+                    if (!keepInWindow(newValue >= oldValue)) { // a rescale gives client its new stride too
                         restride(client);
                     }
                 }
@@ -253,6 +267,9 @@ public final class StrideScheduler implements ShareScheduler {
                 globalCarry = MulDiv.remainder(globalStride, usedNanos, globalCarry, quantumNanos, q);
             }
             globalPass += q;
+        }
+        if (chargesBelowWindow >= 0 && ++chargesBelowWindow >= LOW_PATIENCE) {
+            keepInWindow(true);                          // the largest stayed below the window: rescale now
         }
     }
 
@@ -362,7 +379,7 @@ public final class StrideScheduler implements ShareScheduler {
         state[client] = WAITING;
         addToTotal(-worth[client]);
         countOut(value[client]);
-        keepInWindow();                                  // the largest may have left: the rest rescale
+        keepInWindow(false);                             // the largest may have left: the rest rescale, later
     }
 
     /** Gives a competing client its value's stride at this shift; it keeps its place in its own quanta. */
@@ -376,15 +393,20 @@ public final class StrideScheduler implements ShareScheduler {
         heap.update(client, globalPass + lag);
     }
 
+    /** The binary exponent of a positive value, subnormals included (Math.getExponent says -1023 for all of them). */
+    private static int exponentOf(double v) {
+        return v >= Double.MIN_NORMAL ? Math.getExponent(v) : Math.getExponent(v * 0x1p64) - 64;
+    }
+
     private void countIn(double v) {
-        int exponent = Math.getExponent(v);
+        int exponent = exponentOf(v);
         exponentCount[exponent + EXPONENT_BIAS]++;
         counted++;
         maxExponent = Math.max(maxExponent, exponent);
     }
 
     private void countOut(double v) {
-        int exponent = Math.getExponent(v);
+        int exponent = exponentOf(v);
         exponentCount[exponent + EXPONENT_BIAS]--;
         counted--;
         if (counted == 0) {
@@ -396,15 +418,30 @@ public final class StrideScheduler implements ShareScheduler {
         }
     }
 
-    /** Rescales if the largest competing value has left the window; returns whether it did. */
-    private boolean keepInWindow() {
+    /**
+     * Rescales if the largest competing value has left the window; returns whether it did. Above
+     * the window, and below it after an arrival ({@code eager}), at once. Below it after a departure
+     * or a value that fell, only once {@link #LOW_PATIENCE} charges have passed with it still below
+     * (see {@link #charge}): meanwhile the values left compete at the old scale, exactly down to
+     * a scaled 2^-16 and clamped below that.
+     */
+    private boolean keepInWindow(boolean eager) {
         if (counted == 0) {
+            chargesBelowWindow = -1;
             return false;                                // nothing to scale to: the shift stays
         }
         int scaled = maxExponent - shift;
         if (scaled >= WINDOW_LOW && scaled <= WINDOW_HIGH) {
+            chargesBelowWindow = -1;
             return false;
         }
+        if (scaled < WINDOW_LOW && !eager) {
+            if (chargesBelowWindow < 0) {
+                chargesBelowWindow = 0;                  // charge() counts from here
+            }
+            return false;
+        }
+        chargesBelowWindow = -1;
         rescale(maxExponent - WINDOW_CENTER);
         return true;
     }

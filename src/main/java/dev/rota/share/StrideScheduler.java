@@ -280,7 +280,8 @@ public final class StrideScheduler implements ShareScheduler {
      * lowest pass among the other competing clients, so that it ranks with the client that is
      * furthest behind and the proportion holds again from the next quantum. A waiting client's
      * remain is raised the same way, measured from the global pass (in today's pass units, which a
-     * rescale since it left may have changed).
+     * rescale since it left may have changed; or, for a client so far above today's scale that its
+     * stride there would round to a few units, converted exactly into the units it left with).
      */
     @Override
     public void forgiveCredit(int client) {
@@ -299,7 +300,16 @@ public final class StrideScheduler implements ShareScheduler {
         } else {
             long s = strideAt(value[client]);
             long floorLag = clampLag(floor - globalPass);
-            if (scale(remain[client], s, stride[client]) < floorLag) {
+            if (s < 1L << 9) {
+                // Far above today's scale (no competing stride is shorter than 2^9): today's stride
+                // would be rounded to a few units, so convert the floor into the client's own units
+                // with today's exact stride instead, and keep those units.
+                double exact = STRIDE1 / Math.scalb(value[client], -shift);
+                double ownFloor = floorLag * (stride[client] / exact);
+                if (remain[client] < ownFloor) {
+                    remain[client] = clampLag((long) ownFloor); // a cast saturates; clampLag bounds it
+                }
+            } else if (scale(remain[client], s, stride[client]) < floorLag) {
                 remain[client] = floorLag;
                 if (s != stride[client]) {               // a rescale since it left: take today's units
                     stride[client] = s;

@@ -433,6 +433,30 @@ class StrideSchedulerTest {
         assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
     }
 
+    /**
+     * Forgiving a waiting client whose value lies far above today's scale (2^31 against a largest of
+     * 2, after the scale came down while it waited): today's stride for it would round to a few
+     * pass units, so the conversion must not go through it. Back at its own scale it ranks with the
+     * least pass.
+     */
+    @Test
+    void shouldForgiveAWaitingClientFarAboveTodaysScale() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 2);
+        stride.join(1, 0x1p31);
+        for (int i = 0; i < 10; i++) {
+            stride.charge(stride.pick(client -> client == 0), QUANTUM, QUANTUM); // 1 may not run: owed
+        }
+        stride.leave(1);
+        runQuanta(stride, new long[2], StrideScheduler.LOW_PATIENCE);  // the scale comes down to client 0
+        stride.forgiveCredit(1);
+        stride.join(1, 0x1p31);                          // the scale goes up again
+        long lag0 = stride.pass(0) - stride.globalPass();
+        long lag1 = stride.pass(1) - stride.globalPass();
+        assertEquals((double) lag0, (double) lag1, Math.abs(lag0) * 1e-6,
+                "it stands " + (double) (lag0 - lag1) / stride.stride(0) + " of client 0's quanta behind it");
+    }
+
     /** Subnormal values have binary exponents below -1023: they scale, and share by their ratio. */
     @Test
     void shouldScaleSubnormalValuesToo() {

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A {@link FutureTask} whose {@code get} waits through {@link #block}, which a pool's future makes a
- * managed block (with ticket transfer) on the pool's own threads, so that a task waiting for the
- * pool's work does not keep that work from running. Outcomes are reported as FutureTask reports
+ * managed block on the pool's own threads (with ticket transfer for a group's future), so that a
+ * task waiting for the pool's work does not keep that work from running. Outcomes are reported as FutureTask reports
  * them. A timed {@code get} with no time left (a timeout of zero or less, however negative) only
  * looks, as FutureTask's does: a deadline of now plus a huge negative timeout would overflow.
  *

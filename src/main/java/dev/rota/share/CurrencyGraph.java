@@ -349,7 +349,7 @@ public final class CurrencyGraph {
     private void changeAmount(Ticket ticket, ShareNode holder, long amount) {
         checkPositive(amount);
         long delta = amount - ticket.amount;
-        if (delta > 0 && ticket.issuer.issuedAmount > Long.MAX_VALUE - delta) {
+        if (delta > 0 && overflows(ticket.issuer, delta)) {
             throw new IllegalArgumentException("setting " + holder.name + "'s tickets of " + ticket.issuer.name
                     + " to " + amount + " would overflow their total of " + ticket.issuer.issuedAmount);
         }
@@ -538,9 +538,14 @@ public final class CurrencyGraph {
         }
     }
 
+    /** True when issuing {@code more} (positive) tickets would take the currency's total past Long.MAX_VALUE. */
+    private static boolean overflows(CurrencyNode currency, long more) {
+        return currency.issuedAmount > Long.MAX_VALUE - more;
+    }
+
     private static void checkIssuable(CurrencyNode currency, long amount) {
         checkPositive(amount);
-        if (currency.issuedAmount > Long.MAX_VALUE - amount) {
+        if (overflows(currency, amount)) {
             throw new IllegalArgumentException("issuing " + amount + " more tickets of " + currency.name
                     + " would overflow its total of " + currency.issuedAmount);
         }

@@ -122,6 +122,8 @@ public final class StrideScheduler implements ShareScheduler {
     static final int WINDOW_HIGH = 30;
     /** Where a rescale puts the largest value: 15 binary orders from either edge, so rescales are rare. */
     static final int WINDOW_CENTER = 15;
+    /** The shortest stride a competing client can have: the largest value at the top of the window. */
+    static final long MIN_COMPETING_STRIDE = STRIDE1 >> (WINDOW_HIGH + 1);
 
     private static final byte UNKNOWN = 0;
     private static final byte COMPETING = 1;
@@ -300,8 +302,8 @@ public final class StrideScheduler implements ShareScheduler {
         } else {
             long s = strideAt(value[client]);
             long floorLag = clampLag(floor - globalPass);
-            if (s < 1L << 9) {
-                // Far above today's scale (no competing stride is shorter than 2^9): today's stride
+            if (s < MIN_COMPETING_STRIDE) {
+                // Far above today's scale (no competing stride is that short): today's stride
                 // would be rounded to a few units, so convert the floor into the client's own units
                 // with today's exact stride instead, and keep those units.
                 double exact = STRIDE1 / Math.scalb(value[client], -shift);
@@ -467,17 +469,14 @@ public final class StrideScheduler implements ShareScheduler {
         for (int slot = 0; slot < n; slot++) {
             clients[slot] = heap.clientAt(slot);         // update() below moves clients between slots
         }
-        totalValue = 0;
-        totalValueError = 0;
         globalCarry = 0;                                 // a fraction of a pass unit of the old scale
         for (int client : clients) {
-            long s = strideAt(value[client]);
-            long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
-            stride[client] = s;
-            carry[client] = 0;
-            worth[client] = worthOf(s);
+            restride(client);                            // changes client's pass only
+        }
+        totalValue = 0;                                  // summed afresh: no residue of the old scale's deltas
+        totalValueError = 0;
+        for (int client : clients) {
             addToTotal(worth[client]);
-            heap.update(client, globalPass + lag);       // changes client's pass only
         }
     }
 

@@ -18,10 +18,12 @@ import java.util.random.RandomGenerator;
  * <p>Deferred wins: a pick made for a worker that a client may not use (its CPU mask) still draws
  * from every competing client, as one lottery over the whole pool. A client that wins where it may
  * not run is owed that win, and the next pick where it may run pays it in place of the client drawn
- * there, which can run elsewhere. So a restricted client gets its share of the whole pool as far as
- * its CPUs allow, and the rest of its CPUs go to the others (max-min, as stride gives through its
- * global pass). A client owes at most {@value #MAX_DEFERRED} wins: one that cannot use its share
- * then takes every pick on its CPUs and no more, and builds no backlog to spend later.
+ * there, which is owed that win in turn. The client that takes the pick the owed one could not use
+ * is advanced it, and gives it back where it is drawn and an owed client may run. So every client
+ * gets the wins it draws, a restricted client its share of the whole pool as far as its CPUs allow,
+ * and the rest of its CPUs go to the others (max-min, as stride gives through its global pass). A
+ * client is owed at most {@value #MAX_DEFERRED} wins: one that cannot use its share then takes
+ * every pick on its CPUs and no more, and builds no backlog to spend later.
  */
 public final class LotteryScheduler implements ShareScheduler {
     /*
@@ -35,15 +37,21 @@ public final class LotteryScheduler implements ShareScheduler {
      * that leaves keeps its compensation for its next join (a client that blocked early is
      * compensated when it comes back, as in [1] 4.5); remove() forgets it.
      *
-     * A pick with an eligibility predicate makes one draw from the whole tree. If the drawn client
-     * is not eligible, deferred[client] grows (to MAX_DEFERRED at most) and the client is listed in
-     * owedClients. A pick where an owed client is eligible serves it instead of an eligible drawn
-     * client that is not owed itself, and its debt shrinks by one: the drawn client, not restricted
-     * to this worker, wins its share on the workers the owed client may not use. With two workers,
-     * a client worth 1/4 that may use only the first is drawn on the second with probability 1/4 and
-     * paid on the first, where it also wins its own 1/4: half the first worker, 1/4 of the pool.
-     * Debts lapse when the client stops competing or is forgiven (forgiveCredit): it had no work
-     * to use them, or it may now run where it was drawn.
+     * A pick with an eligibility predicate makes one draw from the whole tree. deferred[client] is
+     * the wins the client drew less those it got: positive, it is owed wins (listed in owedClients);
+     * negative, it was advanced wins. If the drawn client is not eligible, it is owed one more (to
+     * MAX_DEFERRED at most). A pick where an owed client is eligible serves it instead of an eligible
+     * drawn client that is not owed itself, and its debt shrinks by one while the drawn client's
+     * grows by one. Where no owed client is eligible, the pick is a draw among the eligible clients,
+     * and its winner, served in place of a client now owed, is advanced one win (to MAX_DEFERRED at
+     * most, and not for a client already owed MAX_DEFERRED, which cannot use its share). Without the
+     * two last steps a client that gets such picks on its own workers and is never served in place
+     * of an owed one (a client restricted to other workers than another restricted one) would gain
+     * on the others. With two workers, a client worth 1/4 that may use only the first is drawn on
+     * the second with probability 1/4 and paid on the first, where it also wins its own 1/4: half
+     * the first worker, 1/4 of the pool. Owed wins lapse when the client stops competing or is
+     * forgiven (forgiveCredit): it had no work to use them, or it may now run where it was drawn;
+     * advanced ones lapse only when it stops competing.
      *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Lottery Scheduling: Flexible
      * Proportional-Share Resource Management", OSDI 1994, sections 2.2, 3.4, 4.2, 4.5.
@@ -167,13 +175,27 @@ public final class LotteryScheduler implements ShareScheduler {
                 return win(slot);
             }
             int owed = mostOwed(eligible);
-            return owed == NONE ? win(slot) : payDeferred(owed);
+            if (owed == NONE) {
+                return win(slot);
+            }
+            credit(drawn);                              // it gives its win up: owed it, or an advance repaid
+            return payDeferred(owed);
         }
-        defer(slot);
+        boolean counted = defer(slot);
         int owed = mostOwed(eligible);
         if (owed != NONE) {
             return payDeferred(owed);
         }
+        int winner = drawEligible(source, eligible);
+        if (counted && winner != NONE && deferred[winner] > -MAX_DEFERRED) {
+            deferred[winner]--;                         // an advance on the drawn client's win, repaid where it is paid
+        }
+        return winner;
+    }
+
+    /** Among the eligible clients, each with probability its weight over their total; NONE if none is. */
+    private int drawEligible(RandomGenerator source, IntPredicate eligible) {
+        int slot;
         for (int attempt = 1; attempt < REDRAWS; attempt++) {
             slot = tree.find(source.nextDouble() * tree.total());
             if (eligible.test(clientAt[slot])) {
@@ -203,17 +225,20 @@ public final class LotteryScheduler implements ShareScheduler {
         return win(last);                               // rounding put the point at the very end
     }
 
-    /** Wins owed to {@code client} for draws it won where it could not run; 0 for an unknown client. */
+    /**
+     * Wins owed to {@code client} for draws it won where it could not run, less the wins it was
+     * advanced (negative when those are more); 0 for an unknown client.
+     */
     public int deferredWins(int client) {
         checkClient(client);
         return client < state.length ? deferred[client] : 0;
     }
 
-    /** Forgets the wins owed to {@code client}: it may now run where it won them. */
+    /** Forgets the wins owed to {@code client}: it may now run where it won them. Wins advanced to it stay owed by it. */
     @Override
     public void forgiveCredit(int client) {
         checkClient(client);
-        if (client < state.length) {
+        if (client < state.length && deferred[client] > 0) {
             clearDeferred(client);
         }
     }
@@ -222,20 +247,29 @@ public final class LotteryScheduler implements ShareScheduler {
      * The client in {@code slot} won where it may not run. Its compensation ends here, as at any
      * win: kept until payment, it would inflate every draw on the workers it may not use meanwhile.
      */
-    private void defer(int slot) {
+    private boolean defer(int slot) {
         int client = clientAt[slot];
         if (compensation[client] != 1) {
             compensation[client] = 1;
             tree.set(slot, value[client]);
         }
-        if (deferred[client] == 0) {
+        if (deferred[client] == MAX_DEFERRED) {
+            return false;                               // a client that cannot use its share is owed no more
+        }
+        credit(client);
+        return true;
+    }
+
+    /** One more win owed to {@code client}, or one less advanced to it, up to MAX_DEFERRED owed. */
+    private void credit(int client) {
+        if (deferred[client] == MAX_DEFERRED) {
+            return;
+        }
+        if (++deferred[client] == 1) {
             if (owedCount == owedClients.length) {
                 owedClients = Arrays.copyOf(owedClients, owedCount * 2);
             }
             owedClients[owedCount++] = client;
-        }
-        if (deferred[client] < MAX_DEFERRED) {
-            deferred[client]++;
         }
     }
 
@@ -260,9 +294,9 @@ public final class LotteryScheduler implements ShareScheduler {
 
     private void clearDeferred(int client) {
         if (deferred[client] > 0) {
-            deferred[client] = 0;
             unlistOwed(client);
         }
+        deferred[client] = 0;
     }
 
     private void unlistOwed(int client) {

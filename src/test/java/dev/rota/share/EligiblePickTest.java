@@ -144,6 +144,40 @@ class EligiblePickTest {
                 name + ": the restricted client had " + firstWorkerForClient0 + " of the first worker's " + n / 2 + " picks");
     }
 
+    /**
+     * Client 0 (worth 1 of 4) may use only the first of two workers and client 1 (worth 1 of 4) only
+     * the second; client 2 (worth 2 of 4) may use both. Each restricted client needs half of its
+     * worker, which it has room for, so every client gets its share of the whole pool: 1/4, 1/4 and
+     * 1/2, within 5 binomial standard deviations. A pick on one worker that the other restricted
+     * client drew must not be a free win for this one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void twoClientsRestrictedToDifferentWorkersGetTheirSharesOfThePool(String name, Supplier<ShareScheduler> policy) {
+        ShareScheduler scheduler = policy.get();
+        scheduler.join(0, 1);
+        scheduler.join(1, 1);
+        scheduler.join(2, 2);
+        IntPredicate[] workers = {client -> client != 1, client -> client != 0};
+        SplittableRandom random = new SplittableRandom(10);
+        int n = 100_000;
+        long[] wins = new long[3];
+        for (int pick = 0; pick < n; pick++) {
+            IntPredicate worker = workers[pick % 2];
+            int winner = scheduler.pick(worker, random);
+            assertTrue(worker.test(winner), name + ": a worker served a client it may not run");
+            wins[winner]++;
+            scheduler.charge(winner, QUANTUM, QUANTUM);
+        }
+        double[] shares = {0.25, 0.25, 0.5};
+        for (int client = 0; client < 3; client++) {
+            double p = shares[client];
+            double bound = 5 * Math.sqrt(n * p * (1 - p));
+            assertTrue(Math.abs(wins[client] - n * p) <= bound,
+                    name + ": client " + client + " won " + wins[client] + " of " + n + ", entitled " + n * p + " ± " + bound);
+        }
+    }
+
     /** A win owed to a restricted client is paid on a worker it may use, and lapses when forgiven or when it leaves. */
     @Test
     void lotteryPaysAWinOwedForADrawWhereTheClientCouldNotRunUntilForgiven() {
@@ -152,11 +186,12 @@ class EligiblePickTest {
         lottery.join(1, 1);
         assertEquals(1, lottery.pick(client -> client != 0), "the draw falls on client 0, which may not run here");
         assertEquals(1, lottery.deferredWins(0));
-        assertEquals(0, lottery.deferredWins(1));
+        assertEquals(-1, lottery.deferredWins(1), "the client served in its place is advanced that win");
         for (int i = 0; i < 2 * LotteryScheduler.MAX_DEFERRED; i++) {
             lottery.pick(client -> client != 0);
         }
         assertEquals(LotteryScheduler.MAX_DEFERRED, lottery.deferredWins(0), "debts are bounded");
+        assertEquals(-LotteryScheduler.MAX_DEFERRED, lottery.deferredWins(1), "advances are bounded");
         lottery.forgiveCredit(0);
         assertEquals(0, lottery.deferredWins(0));
         lottery.pick(client -> client != 0);
@@ -169,5 +204,7 @@ class EligiblePickTest {
         lottery.join(1, 1_000_000_000);                  // now nearly every draw is client 1's
         assertEquals(2, lottery.pick(client -> true), "the owed client is paid before the drawn one");
         assertEquals(0, lottery.deferredWins(2));
+        assertEquals(1 - LotteryScheduler.MAX_DEFERRED, lottery.deferredWins(1),
+                "the drawn client gave its win up: one of the wins it was advanced is repaid");
     }
 }

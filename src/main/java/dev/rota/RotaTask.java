@@ -1,5 +1,6 @@
 package dev.rota;
 
+import dev.rota.core.Engine;
 import dev.rota.core.Group;
 import dev.rota.core.WorkerContext;
 import java.lang.invoke.MethodHandles;
@@ -35,7 +36,10 @@ import java.util.concurrent.TimeoutException;
  * workers steal it; from any other thread it submits the task to {@link RotaPool#commonPool()}.
  * {@link #join()} from a worker never sleeps while there is work it could do: it first runs the task
  * itself if it is still on top of its deque, then runs other tasks (its own, then stolen ones) until
- * the task is done, and only then waits briefly before looking again. An exception thrown by
+ * the task is done, and only then waits briefly before looking again. Those tasks run inside the
+ * waiting one and may wait in turn; past 32 of them nested in one another on a thread, the join waits
+ * as a {@linkplain RotaPool#managedBlock managed block} instead, while a spare thread runs the core's
+ * tasks, so that no chain of waits overflows the stack. An exception thrown by
  * {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it was (same object, so
  * same type and cause); {@code get()} wraps it in an {@link ExecutionException}. A task runs at
  * most once; it is not meant to be forked twice.
@@ -219,7 +223,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     /**
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
-     * other work. On a worker or a spare otherwise: run what can be run until done. Elsewhere: wait.
+     * other work. On a worker or a spare otherwise: run what can be run until done, and once the
+     * thread runs {@link WorkerContext#MAX_HELP_DEPTH} helped tasks nested in one another, block
+     * instead while a spare runs them (or, with no spare to be had, help on). Elsewhere: wait.
      * With {@code timed}, gives up at {@code deadline} (a {@link System#nanoTime} reading) and
      * returns {@link #TIMED_OUT}.
      *
@@ -277,6 +283,21 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 }
                 if (helps && WorkerContext.helpOnce()) {
                     continue;
+                }
+                if (helps && WorkerContext.helpsTooDeep()) {
+                    boolean blocked;
+                    try {                                // a spare runs the core's tasks meanwhile
+                        blocked = Engine.blockWithSpare(blocker(timed, deadline));
+                    } catch (InterruptedException e) {
+                        if (interruptible) {
+                            return INTERRUPTED;
+                        }
+                        interrupted = true;
+                        continue;
+                    }
+                    if (blocked || WorkerContext.helpPastBound()) {
+                        continue;                        // no spare: help on rather than wait for nobody
+                    }
                 }
                 long sleep = helps ? (timed ? Math.min(left, HELP_RECHECK_NANOS) : HELP_RECHECK_NANOS) : left;
                 if (waitForSignal(sleep)) {

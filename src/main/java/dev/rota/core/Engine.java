@@ -349,6 +349,48 @@ public final class Engine {
         }
     }
 
+    /**
+     * As {@link #managedBlock}, but only with a spare standing in: on a worker or a spare, blocks in
+     * {@code blocker} while another spare runs the core's tasks and returns true; returns false at
+     * once, without blocking, when no spare can stand in (S1), or on any other thread. For a join
+     * that may help no deeper ({@link WorkerContext#MAX_HELP_DEPTH}): blocking with nobody to run
+     * the core's tasks could wait for ever for a task that only this thread would run.
+     */
+    public static boolean blockWithSpare(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        Thread thread = Thread.currentThread();
+        if (thread instanceof SpareThreads.SpareThread st) {
+            Worker blocked = st.spare.standingInFor();
+            SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
+            if (other == null) {
+                return false;
+            }
+            long start = System.nanoTime();
+            try {
+                blockUntilReleasable(blocker);
+            } finally {
+                st.spare.blockedNanos += System.nanoTime() - start;
+                other.release();
+            }
+            return true;
+        }
+        if (!(thread instanceof WorkerThread wt)) {
+            return false;
+        }
+        Worker worker = wt.worker;
+        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
+        if (spare == null) {
+            return false;
+        }
+        boolean clockRan = worker.pauseClock();
+        try {
+            blockUntilReleasable(blocker);
+        } finally {
+            spare.release();
+            worker.resumeClock(clockRan);
+        }
+        return true;
+    }
+
     private static void blockUntilReleasable(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         while (!blocker.isReleasable() && !blocker.block()) {
             // block() returned false: not done yet, block again
@@ -404,21 +446,27 @@ public final class Engine {
      * and a join that only waited could wait for ever: the spare may be all that runs tasks on its
      * CPU. One task at a time, taken and run before the next, as S2 requires.
      */
-    boolean helpAsSpare(SpareThreads.Spare spare) {
+    boolean helpAsSpare(SpareThreads.Spare spare, boolean bounded) {
         Group group = spare.group;
         Worker blocked = spare.standingInFor();
         if (group == null || blocked == null || isStopping() || !group.allows(blocked.index)) {
             return false;                                // W2: take nothing more once stopping; and keep to the mask
+        }
+        if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+            return false;                                // the wait becomes a managed block (helpsTooDeep)
         }
         Runnable task = takeOne(group, blocked.index);
         if (task == null) {
             return false;
         }
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
+        spare.helpDepth++;
         try {
             task.run();
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
+        } finally {
+            spare.helpDepth--;
         }
         afterHelpedTask(group, waiterInterrupted);
         group.countSpareCompleted();

@@ -128,6 +128,8 @@ final class SpareThreads {
         Group group;
         /** Time the task running now spent blocked in managed blocks, not charged; this spare's thread only. */
         long blockedNanos;
+        /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
+        int helpDepth;
 
         Spare() {
             thread = new SpareThread(this, namePrefix + "-spare-" + serial.incrementAndGet());
@@ -143,6 +145,11 @@ final class SpareThreads {
 
         Engine engine() {
             return engine;
+        }
+
+        /** On this spare's thread: true when a join may help no deeper, so it blocks with another spare standing in. */
+        boolean helpsTooDeep() {
+            return helpDepth >= WorkerContext.MAX_HELP_DEPTH && !engine.isStopping();
         }
 
         /** The worker this spare stands in for now, or null once released; on this spare's thread. */

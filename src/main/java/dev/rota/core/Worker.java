@@ -32,7 +32,7 @@ import java.util.function.IntPredicate;
  *       that a group fed one task at a time costs no lock per task; it ends before parking.
  *       Before a dry slice ends for another group, the worker looks once more for its group's
  *       tasks in the other workers' inboxes. After the pool's stop, a task's join may finish the
- *       forks left on any of this worker's deques ({@link #helpOnce()}); nothing is charged then.</li>
+ *       forks left on any of this worker's deques ({@link #helpOnce}); nothing is charged then.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -121,6 +121,8 @@ final class Worker implements Runnable {
     private long emptyPickVersion = -1;
     /** Searches that reached other workers' inboxes (see {@link #INBOX_STEAL_PERIOD}). */
     private int inboxStealSearches;
+    /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}). */
+    private int helpDepth;
     /** The lane of the task running now (a fork goes there). */
     private Lane currentLane;
     /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
@@ -442,7 +444,12 @@ final class Worker implements Runnable {
     /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
     private void runHelped(Runnable task, Lane lane) {
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
-        execute(task, lane);
+        helpDepth++;
+        try {
+            execute(task, lane);
+        } finally {
+            helpDepth--;
+        }
         engine.afterHelpedTask(lane.group, waiterInterrupted);
     }
 
@@ -468,12 +475,15 @@ final class Worker implements Runnable {
      * Once the pool has stopped it takes nothing from the queues (W2) but finishes what was left on
      * this worker's deques after shutdownNow's drain, which is where the waited-for fork is.
      */
-    boolean helpOnce() {
+    boolean helpOnce(boolean bounded) {
         if (engine.isStopping()) {
             return engine.isStopDrained() && finishOneLeftover();
         }
         if (slice == null || !slice.allows(index)) {
             return false;                                // a group moved off this worker waits for its workers
+        }
+        if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+            return false;                                // the wait becomes a managed block (helpsTooDeep)
         }
         Runnable task = takeFromSlice();
         if (task == null) {
@@ -481,6 +491,11 @@ final class Worker implements Runnable {
         }
         runHelped(task, sliceLane);
         return true;
+    }
+
+    /** Owner only: true when a join may help no deeper, so it blocks with a spare standing in. */
+    boolean helpsTooDeep() {
+        return helpDepth >= WorkerContext.MAX_HELP_DEPTH && !engine.isStopping();
     }
 
     /** Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to be joined). */
@@ -519,7 +534,7 @@ final class Worker implements Runnable {
      * Once the pool has stopped and shutdownNow's drain is over: pops one task left on this
      * worker's deques (the running task's lane first) and cancels it if it is a future, else runs it
      * (W2). False when none is left. A task that joins a fork made after the drain calls this through
-     * {@link #helpOnce()}: the fork is cancelled, so the join returns instead of waiting for a task
+     * {@link #helpOnce}: the fork is cancelled, so the join returns instead of waiting for a task
      * that nobody will take.
      */
     private boolean finishOneLeftover() {

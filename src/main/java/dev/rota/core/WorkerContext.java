@@ -5,6 +5,18 @@ package dev.rota.core;
  * own operations that fork/join needs (push on its deque, help while waiting).
  */
 public final class WorkerContext {
+    /**
+     * Most tasks that one thread runs nested inside waiting ones ({@link #helpOnce()}). A join helps
+     * with any task of its group, and that task may wait and help in turn: without a bound, tasks
+     * that all wait for one slow task nest as deep as the queue is long, and a StackOverflowError
+     * fails one of them or strikes between taking a task and running it, which loses the task.
+     * Past the bound a join waits as a managed block, so a spare thread, with a stack of its own,
+     * runs the core's tasks meanwhile (ForkJoinPool compensates in the same way when it cannot
+     * help); only when no spare can stand in (the bound on spares) does it help on, deeper. A divide-and-conquer join nests no deeper than its recursion, so 32 levels (some 300
+     * frames of the pool's own) leave it alone.
+     */
+    static final int MAX_HELP_DEPTH = 32;
+
     private WorkerContext() {}
 
     private static Worker current() {
@@ -91,16 +103,42 @@ public final class WorkerContext {
 
     /**
      * Runs one other task on the calling worker or spare, if there is one (a spare takes only its
-     * task's group's); false when there was none or the caller runs no tasks.
+     * task's group's); false when there was none, the caller runs no tasks, or it already runs
+     * {@link #MAX_HELP_DEPTH} helped tasks nested in one another.
      */
     public static boolean helpOnce() {
+        return help(true);
+    }
+
+    /**
+     * As {@link #helpOnce()}, past {@link #MAX_HELP_DEPTH} too: for a join that may help no deeper
+     * but found no spare to stand in while it blocks ({@link Engine#blockWithSpare}), where only
+     * this thread may run the task it waits for.
+     */
+    public static boolean helpPastBound() {
+        return help(false);
+    }
+
+    private static boolean help(boolean bounded) {
         Thread t = Thread.currentThread();
         if (t instanceof WorkerThread wt) {
-            return wt.worker.helpOnce();
+            return wt.worker.helpOnce(bounded);
         }
         if (t instanceof SpareThreads.SpareThread st) {
-            return st.spare.engine().helpAsSpare(st.spare);
+            return st.spare.engine().helpAsSpare(st.spare, bounded);
         }
         return false;
+    }
+
+    /**
+     * True when the calling worker or spare may not help any deeper ({@link #MAX_HELP_DEPTH}) and its
+     * pool is not stopping: a wait there is a managed block instead.
+     */
+    public static boolean helpsTooDeep() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.helpsTooDeep();
+        }
+        return t instanceof SpareThreads.SpareThread st && st.spare.helpsTooDeep();
     }
 }

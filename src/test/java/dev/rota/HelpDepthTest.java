@@ -1,0 +1,159 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A join that waits helps by running other tasks inside the waiting one, and those tasks may wait
+ * in turn. Nothing in the program bounds how deep that nests: a task that forks many subtasks, each
+ * of which joins one slow task (a shared, lazily computed value), has each subtask run the next one
+ * inside its wait, as deep on the stack as there are subtasks, until a StackOverflowError fails
+ * one of them, or strikes the worker between taking a task and running it, and the task is lost.
+ * ForkJoinPool helps only with the joined task's own subtasks and otherwise blocks with
+ * compensation (a spare thread); the helping depth must be bounded in the same way here.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HelpDepthTest {
+    /** Subtasks that wait for the slow task: nested as helpers, far more frames than a stack holds. */
+    private static final int WAITERS = 6_000;
+
+    /** The slow task runs on the only worker of {@code pool}: another pool, or this one's other worker. */
+    @Test
+    void subtasksOnAWorkerThatAllJoinOneSlowTaskAllComplete() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(2).pinning(false).build();
+        try {
+            waitersOfOneSlowTaskAllComplete(pool, pool);
+        } finally {
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /** The same on a spare thread, whose join helps with its group's tasks, while the only worker blocks. */
+    @Test
+    void subtasksOnASpareThatAllJoinOneSlowTaskAllComplete() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        RotaPool slowPool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            waitersOfOneSlowTaskAllComplete(pool, slowPool);
+        } finally {
+            releaseWorker.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            slowPool.shutdownNow();
+            Liveness.awaitTermination(pool);
+            Liveness.awaitTermination(slowPool);
+        }
+    }
+
+    /**
+     * Past the bound a join blocks only if a spare stands in: with none to be had, it helps on, since
+     * the task it waits for may be one that only its own thread will run (here, the first fork on
+     * the only worker's deque, under the forks that wait for it).
+     */
+    @Test
+    void pastTheBoundAJoinWithNoSpareToBeHadHelpsOn() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).pinning(false).build();
+        int waiters = 100;
+        try {
+            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    RotaTask<Integer> shared = new RotaTask<Integer>() {
+                        @Override
+                        protected Integer compute() {
+                            return 7;
+                        }
+                    }.fork();
+                    RotaTask<?>[] forks = new RotaTask<?>[waiters];
+                    for (int i = 0; i < waiters; i++) {
+                        forks[i] = new RotaTask<Integer>() {
+                            @Override
+                            protected Integer compute() {
+                                return shared.join();
+                            }
+                        }.fork();
+                    }
+                    int sum = 0;
+                    for (int i = waiters - 1; i >= 0; i--) {
+                        sum += (Integer) forks[i].join();
+                    }
+                    return sum;
+                }
+            });
+            assertEquals(7 * waiters, parent.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        } finally {
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * A task of {@code pool} forks {@link #WAITERS} subtasks that each join one slow task of
+     * {@code slowPool}, then joins them all; the slow task ends once every subtask has started.
+     */
+    private static void waitersOfOneSlowTaskAllComplete(RotaPool pool, RotaPool slowPool) throws Exception {
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        CountDownLatch releaseSlow = new CountDownLatch(1);
+        CountDownLatch waitersStarted = new CountDownLatch(WAITERS);
+        AtomicInteger failures = new AtomicInteger();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        try {
+            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    slowStarted.countDown();
+                    try {
+                        releaseSlow.await();            // a long computation, in the test's hands
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return 7;
+                }
+            });
+            Liveness.await(slowStarted, "the shared task never started");
+            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
+                    for (int i = 0; i < WAITERS; i++) {
+                        waiters[i] = new RotaTask<Integer>() {
+                            @Override
+                            protected Integer compute() {
+                                waitersStarted.countDown();
+                                return shared.join();
+                            }
+                        }.fork();
+                    }
+                    int sum = 0;
+                    for (int i = WAITERS - 1; i >= 0; i--) {
+                        try {
+                            sum += (Integer) waiters[i].join();
+                        } catch (Throwable t) {
+                            failures.incrementAndGet();
+                            firstFailure.compareAndSet(null, t);
+                        }
+                    }
+                    return sum;
+                }
+            });
+            // Every subtask starts before the slow task ends, so that each one really waits.
+            Liveness.await(waitersStarted, "subtasks started");
+            releaseSlow.countDown();
+            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
+            assertEquals(7 * WAITERS, sum);
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+}

@@ -107,14 +107,16 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * pool when called from another thread. Returns this task. A fork is part of a task already
      * accepted, so it is never refused, as {@code ForkJoinPool} never refuses one: a spare thread
      * (standing in for a blocked worker) has no deque and offers the fork to its group, and when
-     * the group refuses it (shut down, or its queue full) the fork runs at once, in place.
+     * the group refuses it (shut down, or its queue full) the fork runs at once, in place; past 32
+     * such runs nested in one another (a chain of forks, each forking the next), it runs once
+     * those have returned, so that the chain does not overflow the stack.
      */
     public final RotaTask<T> fork() {
         Group current = WorkerContext.currentGroup();
         if (current != null) {
             group = current;
             if (!WorkerContext.pushLocal(this) && current.offer(this) != Group.ACCEPTED) {
-                run();                                   // refused: runs in place (see above)
+                WorkerContext.runRefusedFork(this);      // refused: runs in place (see above)
             }
         } else {
             RotaPool.commonPool().execute(this);

@@ -455,7 +455,10 @@ public final class Engine {
         if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;                                // the wait becomes a managed block (helpsTooDeep)
         }
-        Runnable task = takeOne(group, blocked.index);
+        Runnable task = spare.pollDeferred();            // S6: this spare's own forks first, as a worker's deque
+        if (task == null) {
+            task = takeOne(group, blocked.index);
+        }
         if (task == null) {
             return false;
         }

@@ -1,9 +1,11 @@
 package dev.rota.core;
 
 import dev.rota.affinity.Affinity;
+import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -20,7 +22,13 @@ import java.util.concurrent.locks.LockSupport;
  *       spare is being made; past that a blocking worker (or spare) simply blocks.</li>
  *   <li>S2: a spare takes one task at a time and runs it before taking another (a join inside a
  *       spare's task runs the tasks it helps with inside the waiting one, {@link Engine#helpAsSpare}),
- *       so it never holds a task in a queue of its own (W1 and E3 need no change for spares).</li>
+ *       so it never holds a task taken from a queue in a queue of its own (W1 and E3 need no change
+ *       for spares).</li>
+ *   <li>S6: a spare has no deque, so a fork there is offered to its group; one the group refuses is
+ *       the spare's to run ({@link Spare#runRefusedFork}), within the task that forked it: in place,
+ *       or, past a bounded nesting, after the in-place runs have unwound. Such a fork was never in a
+ *       queue, so shutdownNow does not return it; once the pool or the group stops it is cancelled,
+ *       as a worker's fork made after the drain is.</li>
  *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
  *       (made while the blocked worker, or the blocked spare that asks for it, is a live
  *       participant) until it has finished its last task, so the pool cannot terminate while a
@@ -130,6 +138,10 @@ final class SpareThreads {
         long blockedNanos;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
         int helpDepth;
+        /** Refused forks running now nested in one another ({@link #runRefusedFork}); this spare's thread only. */
+        private int inPlaceDepth;
+        /** Refused forks that wait for the in-place runs to unwind ({@link #runRefusedFork}); this spare's thread only. */
+        private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
 
         Spare() {
             thread = new SpareThread(this, namePrefix + "-spare-" + serial.incrementAndGet());
@@ -150,6 +162,57 @@ final class SpareThreads {
         /** On this spare's thread: true when a join may help no deeper, so it blocks with another spare standing in. */
         boolean helpsTooDeep() {
             return helpDepth >= WorkerContext.MAX_HELP_DEPTH && !engine.isStopping();
+        }
+
+        /**
+         * On this spare's thread: runs a fork that the running task's group refused (S6). In place,
+         * but at most {@link WorkerContext#MAX_HELP_DEPTH} such runs nested in one another: a chain
+         * of forks, each task forking the next, would otherwise go as deep on the stack as the chain
+         * is long and end in a StackOverflowError. Deeper forks wait in {@link #deferred}, which the
+         * outermost in-place run empties, one task after another, once its task has returned. Those
+         * still waiting when the pool or the group stops are cancelled, as the forks a worker leaves
+         * on its deque then are; a chain of forks would otherwise run on for ever.
+         */
+        void runRefusedFork(Runnable task) {
+            if (inPlaceDepth >= WorkerContext.MAX_HELP_DEPTH) {
+                deferred.addLast(task);
+                return;
+            }
+            boolean outermost = inPlaceDepth == 0;
+            runInPlace(task);
+            if (outermost) {
+                Runnable next;
+                while ((next = deferred.pollFirst()) != null) {
+                    Group g = group;
+                    if ((engine.isStopping() || (g != null && g.runState() >= Group.STOP))
+                            && next instanceof Future<?> future) {
+                        future.cancel(false);
+                    } else {
+                        runInPlace(next);
+                    }
+                }
+            }
+        }
+
+        private void runInPlace(Runnable task) {
+            inPlaceDepth++;
+            try {
+                task.run();
+            } catch (Throwable failure) {
+                engine.reportUncaught(thread, failure);
+            } finally {
+                inPlaceDepth--;
+            }
+        }
+
+        /** On this spare's thread: takes {@code task} back from the deferred forks, for a join to run it. */
+        boolean tryUnpushDeferred(Runnable task) {
+            return !deferred.isEmpty() && deferred.removeLastOccurrence(task);
+        }
+
+        /** On this spare's thread: the newest deferred fork, taken to run while a join waits; or null. */
+        Runnable pollDeferred() {
+            return deferred.pollLast();
         }
 
         /** The worker this spare stands in for now, or null once released; on this spare's thread. */

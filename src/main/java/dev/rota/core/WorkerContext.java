@@ -77,10 +77,28 @@ public final class WorkerContext {
         return true;
     }
 
-    /** Pops {@code task} if it is the newest on the calling worker's deque; false otherwise. */
+    /**
+     * Pops {@code task} if it is the newest on the calling worker's deque, or takes it back from the
+     * calling spare's deferred forks; false otherwise.
+     */
     public static boolean tryUnpush(Runnable task) {
-        Worker w = current();
-        return w != null && w.tryUnpush(task);
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.tryUnpush(task);
+        }
+        return t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushDeferred(task);
+    }
+
+    /**
+     * Runs {@code task}, a fork that its group refused on the calling spare (which has no deque):
+     * in place, within a bounded nesting (see {@link SpareThreads}, S6).
+     */
+    public static void runRefusedFork(Runnable task) {
+        if (Thread.currentThread() instanceof SpareThreads.SpareThread st) {
+            st.spare.runRefusedFork(task);
+        } else {
+            task.run();
+        }
     }
 
     /**

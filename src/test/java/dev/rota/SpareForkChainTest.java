@@ -1,0 +1,199 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A spare thread has no deque: a fork there is offered to its group, and one the group refuses
+ * (shut down, or its queue full) runs at once, in place. A chain of fire-and-forget forks (each
+ * task forks the next and returns, as a task paging through a long list does) then ran each link
+ * inside the one before, as deep on the stack as the chain is long, until a StackOverflowError
+ * ended the chain: the links after it never ran. On a worker the same chain takes no stack at all.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SpareForkChainTest {
+    /** Links of the chain: far more frames than a thread's stack holds. */
+    private static final int LINKS = 100_000;
+
+    /** One link: counts itself and forks the next, without waiting for it. */
+    private static final class Link extends RotaTask<Void> {
+        final int left;
+        final AtomicInteger ran;
+        final CountDownLatch last;
+        final AtomicReference<Throwable> failure;
+
+        Link(int left, AtomicInteger ran, CountDownLatch last, AtomicReference<Throwable> failure) {
+            this.left = left;
+            this.ran = ran;
+            this.last = last;
+            this.failure = failure;
+        }
+
+        @Override
+        protected Void compute() {
+            try {
+                ran.incrementAndGet();
+                if (left == 1) {
+                    last.countDown();
+                } else {
+                    new Link(left - 1, ran, last, failure).fork();
+                }
+                return null;
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+                throw t;
+            }
+        }
+    }
+
+    @Test
+    void aLongChainOfForksOnASpareOfAShutDownGroupRunsToItsEnd() throws Exception {
+        chainOnASpare(false);
+    }
+
+    @Test
+    void aLongChainOfForksOnASpareOfAFullGroupRunsToItsEnd() throws Exception {
+        chainOnASpare(true);
+    }
+
+    /** A fork that each link joins: counts the links from here to the end of the chain. */
+    private static final class JoinedLink extends RotaTask<Integer> {
+        final int left;
+
+        JoinedLink(int left) {
+            this.left = left;
+        }
+
+        @Override
+        protected Integer compute() {
+            if (left == 1) {
+                return 1;
+            }
+            RotaTask<Integer> next = new JoinedLink(left - 1).fork();
+            return next.join() + 1;
+        }
+    }
+
+    /** Forks made past the bound on nesting are still there for the joins that wait for them. */
+    @Test
+    void aChainOfJoinedForksOnASpareOfAShutDownGroupCompletes() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            TaskGroup g = pool.group("g", 100);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch refusing = new CountDownLatch(1);
+            java.util.concurrent.Future<Integer> outcome = g.submit(() -> {
+                started.countDown();
+                refusing.await();
+                return new JoinedLink(500).fork().join();
+            });
+            Liveness.await(started, "the first task never started on the spare");
+            g.shutdown();
+            refusing.countDown();
+            assertEquals(500, outcome.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        } finally {
+            releaseWorker.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * An endless chain on a spare, its group shut down, ends at the pool's shutdownNow(): the forks
+     * that wait for the in-place runs to unwind are cancelled then, as a worker's leftover forks are.
+     */
+    @Test
+    void anEndlessChainOfForksOnASpareEndsAtShutdownNow() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            TaskGroup g = pool.group("g", 100);
+            AtomicInteger ran = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch refusing = new CountDownLatch(1);
+            g.execute(() -> {
+                started.countDown();
+                try {
+                    refusing.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                new Link(Integer.MAX_VALUE, ran, new CountDownLatch(1), failure).fork();
+            });
+            Liveness.await(started, "the first task never started on the spare");
+            g.shutdown();
+            refusing.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+            while (ran.get() < LINKS && failure.get() == null && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertNull(failure.get(), "a link failed after " + ran.get() + " links");
+            assertTrue(ran.get() >= LINKS, "set-up: the chain ran only " + ran.get() + " links");
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            releaseWorker.countDown();
+            Liveness.awaitTermination(pool);
+        } finally {
+            releaseWorker.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The only worker blocks, so a spare runs a task of group g that starts a chain once g refuses
+     * forks: shut down, or (with {@code full}) holding as many queued tasks as its capacity.
+     */
+    private static void chainOnASpare(boolean full) throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            TaskGroup g = pool.group("g", 100);
+            g.setQueueCapacity(1);
+            AtomicInteger ran = new AtomicInteger();
+            CountDownLatch last = new CountDownLatch(1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch refusing = new CountDownLatch(1);
+            g.execute(() -> {
+                started.countDown();
+                try {
+                    refusing.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                new Link(LINKS, ran, last, failure).fork();
+            });
+            Liveness.await(started, "the first task never started on the spare");
+            if (full) {
+                g.execute(() -> {});                     // the queue is full now: nothing takes it meanwhile
+            } else {
+                g.shutdown();
+            }
+            refusing.countDown();
+            boolean ended = last.await(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertNull(failure.get(), "a link failed after " + ran.get() + " links");
+            assertTrue(ended, "the chain stopped after " + ran.get() + " of " + LINKS + " links");
+            assertEquals(LINKS, ran.get());
+        } finally {
+            releaseWorker.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+}

@@ -301,51 +301,13 @@ public final class Engine {
     /**
      * Blocks the calling worker in {@code blocker} while a spare thread, pinned to the same CPU,
      * runs other tasks (bounded by the spare limit); on a spare, brings in another spare for the
-     * same worker ({@link #blockOnSpare}); from any other thread, just blocks. Neither the worker's
+     * same worker ({@link #blockStandingIn}); from any other thread, just blocks. Neither the worker's
      * slice nor the spare's task is charged for the time it blocks.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         java.util.Objects.requireNonNull(blocker, "blocker");
-        Thread thread = Thread.currentThread();
-        if (thread instanceof SpareThreads.SpareThread st && !blocker.isReleasable()) {
-            blockOnSpare(st.spare, blocker);
-            return;
-        }
-        Worker worker = thread instanceof WorkerThread wt ? wt.worker : null;
-        if (worker == null || blocker.isReleasable()) {
+        if (blocker.isReleasable() || !blockStandingIn(blocker, false)) {
             blockUntilReleasable(blocker);
-            return;
-        }
-        boolean clockRan = worker.pauseClock();
-        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
-        try {
-            blockUntilReleasable(blocker);
-        } finally {
-            if (spare != null) {
-                spare.release();
-            }
-            worker.resumeClock(clockRan);
-        }
-    }
-
-    /**
-     * A task running on a spare blocks: another spare stands in for the same worker meanwhile (within
-     * the spare limit, S1). Without it, a task that a spare runs and that waits for a task of the
-     * pool, say a join across groups, would wait for ever once every worker is blocked too, since
-     * the spare was all that ran tasks on that CPU.
-     */
-    private static void blockOnSpare(SpareThreads.Spare spare, ForkJoinPool.ManagedBlocker blocker)
-            throws InterruptedException {
-        Worker blocked = spare.standingInFor();
-        SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
-        long start = System.nanoTime();
-        try {
-            blockUntilReleasable(blocker);
-        } finally {
-            spare.blockedNanos += System.nanoTime() - start;
-            if (other != null) {
-                other.release();
-            }
         }
     }
 
@@ -357,11 +319,25 @@ public final class Engine {
      * the core's tasks could wait for ever for a task that only this thread would run.
      */
     public static boolean blockWithSpare(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        return blockStandingIn(blocker, true);
+    }
+
+    /**
+     * On a worker or a spare: blocks in {@code blocker} while a spare stands in for the worker (on a
+     * spare, for the worker it stands in for), and returns true. A spare's task is not charged for
+     * the time it blocks, nor is the worker's slice. Returns false without blocking on any other
+     * thread, and, with {@code onlyWithSpare}, when no spare can stand in (S1); without it, blocks
+     * anyway then. A task running on a spare that blocks needs another spare: without it, a task
+     * that waits for a task of the pool (a join across groups, say) would wait for ever once every
+     * worker is blocked too, since the spare was all that ran tasks on that CPU.
+     */
+    private static boolean blockStandingIn(ForkJoinPool.ManagedBlocker blocker, boolean onlyWithSpare)
+            throws InterruptedException {
         Thread thread = Thread.currentThread();
         if (thread instanceof SpareThreads.SpareThread st) {
             Worker blocked = st.spare.standingInFor();
             SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
-            if (other == null) {
+            if (other == null && onlyWithSpare) {
                 return false;
             }
             long start = System.nanoTime();
@@ -369,7 +345,9 @@ public final class Engine {
                 blockUntilReleasable(blocker);
             } finally {
                 st.spare.blockedNanos += System.nanoTime() - start;
-                other.release();
+                if (other != null) {
+                    other.release();
+                }
             }
             return true;
         }
@@ -377,18 +355,20 @@ public final class Engine {
             return false;
         }
         Worker worker = wt.worker;
-        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
-        if (spare == null) {
-            return false;
-        }
         boolean clockRan = worker.pauseClock();
+        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
         try {
+            if (spare == null && onlyWithSpare) {
+                return false;
+            }
             blockUntilReleasable(blocker);
+            return true;
         } finally {
-            spare.release();
+            if (spare != null) {
+                spare.release();
+            }
             worker.resumeClock(clockRan);
         }
-        return true;
     }
 
     private static void blockUntilReleasable(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {

@@ -153,8 +153,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         for (int i = tasks.length - 1; i >= 1; i--) {
             tasks[i].fork();
         }
-        RuntimeException firstUnchecked = null;
-        Error firstError = null;
+        Throwable first = null;
         for (int i = 0; i < tasks.length; i++) {
             try {
                 if (i == 0) {
@@ -162,22 +161,25 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 } else {
                     tasks[i].join();
                 }
-            } catch (RuntimeException e) {
-                if (firstUnchecked == null && firstError == null) {
-                    firstUnchecked = e;
-                }
-            } catch (Error e) {
-                if (firstUnchecked == null && firstError == null) {
-                    firstError = e;
+            } catch (Throwable failure) {                // unchecked, or checked thrown sneakily by compute()
+                if (first == null) {
+                    first = failure;
                 }
             }
         }
-        if (firstError != null) {
-            throw firstError;
+        if (first != null) {
+            throw RotaTask.<RuntimeException>rethrow(first);
         }
-        if (firstUnchecked != null) {
-            throw firstUnchecked;
-        }
+    }
+
+    /**
+     * Throws {@code failure} as it is, a checked exception too: compute() declares none, so a checked
+     * one reached it only through a sneaky throw, and join() rethrows it the same way, as
+     * ForkJoinTask does. The declared return type lets a caller write {@code throw rethrow(t)}.
+     */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E rethrow(Throwable failure) throws E {
+        throw (E) failure;
     }
 
     /** Runs {@link #compute()} once, unless already done or cancelled. Called by the pool. */
@@ -370,14 +372,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         if (s == CANCELLED) {
             throw new CancellationException("task was cancelled");
         }
-        Throwable t = failure;
-        if (t instanceof RuntimeException e) {
-            throw e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new RuntimeException(t);                   // a checked exception thrown sneakily by compute()
+        throw RotaTask.<RuntimeException>rethrow(failure);
     }
 
     // ---- Future -------------------------------------------------------------------------------

@@ -145,6 +145,44 @@ class RotaTaskTest {
         assertSame(boom, direct.getException());
     }
 
+    /** A checked exception thrown sneakily by compute() (a rethrow through generics, say) is rethrown as it was too, as ForkJoinTask does. */
+    @Test
+    void checkedExceptionThrownSneakilyReachesJoinAsThrown() {
+        java.io.IOException io = new java.io.IOException("disk");
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw RotaTaskTest.<RuntimeException>sneaky(io);
+            }
+        }
+        class Parent extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                Failing child = new Failing();
+                child.fork();
+                return child.join();
+            }
+        }
+        Throwable fromJoin = assertThrows(Throwable.class, () -> pool.invoke(new Parent()));
+        assertSame(io, fromJoin);
+        assertSame(io, assertThrows(Throwable.class, new Failing()::invoke));
+        Fib other = new Fib(10);
+        Failing failing = new Failing();
+        assertSame(io, assertThrows(Throwable.class, () -> pool.invoke(new RotaTask<Void>() {
+            @Override
+            protected Void compute() {
+                RotaTask.invokeAll(other, failing);
+                return null;
+            }
+        })));
+        assertTrue(other.isDone() && failing.isCompletedAbnormally(), "invokeAll joined every task before it rethrew");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
     @Test
     void getWrapsTheExceptionAsFuturesDo() throws Exception {
         class Failing extends RotaTask<Integer> {

@@ -13,8 +13,17 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Phases: {@code FREE → ASSIGNED} (assign), then {@code ASSIGNED → TAKEN} (the spare's CAS) or
  * {@code ASSIGNED → FREE} (the release's CAS): exactly one of the two CASes succeeds.
- * {@code TAKEN → FREE} when the spare is done. The worker is written before the phase (volatile),
- * so a spare that wins its CAS reads the worker of this assignment, or null if released already.
+ * {@code TAKEN → FREE} when the spare is done.
+ *
+ * <p>A spare is reused: a release that took the assignment back returns the spare to the idle list,
+ * where another worker may assign it at once. So the phase word carries, above the phase, a count
+ * of the assignments made, and the spare's CAS expects the word it read before it read the worker:
+ * {@code ASSIGNED} alone would let a spare that read the first worker, before its release, win the
+ * next worker's assignment in the first one's name (an ABA), stand in for nobody and end it, leaving
+ * the next worker blocked with no stand-in. The worker is written before the word (volatile), so a
+ * spare that reads the word, then the worker, and wins its CAS on that word has read the worker of
+ * that very assignment (a release in between would have moved the word, and a later assignment
+ * would have counted up).
  */
 final class Assignment {
     static final int FREE = 0;
@@ -31,13 +40,18 @@ final class Assignment {
         }
     }
 
+    /** The phase in the low two bits; above them, the assignments made so far (wrapping). */
+    private static final int PHASE_BITS = 3;
+    private static final int ONE_ASSIGNMENT = PHASE_BITS + 1;
+
     private volatile int phase = FREE;
     private volatile Worker worker;
 
     /** The blocking worker: hands itself to this spare. Requires the phase FREE. */
     void assign(Worker blocked) {
         worker = blocked;
-        PHASE.setVolatile(this, ASSIGNED);
+        int free = phase;                                // FREE: no other thread writes it now
+        PHASE.setVolatile(this, (free & ~PHASE_BITS) + ONE_ASSIGNMENT | ASSIGNED);
     }
 
     /**
@@ -46,14 +60,19 @@ final class Assignment {
      */
     boolean release() {
         worker = null;
-        return PHASE.compareAndSet(this, ASSIGNED, FREE);
+        int word = phase;
+        return (word & PHASE_BITS) == ASSIGNED && PHASE.compareAndSet(this, word, word & ~PHASE_BITS | FREE);
     }
 
     /** The spare: the worker to stand in for, or null when there is no assignment it may take now. */
     Worker take() {
+        int word = phase;                                // before the worker: see the class comment
+        if ((word & PHASE_BITS) != ASSIGNED) {
+            return null;
+        }
         Worker blocked = worker;
-        if (blocked != null && phase == ASSIGNED && PHASE.compareAndSet(this, ASSIGNED, TAKEN)) {
-            return blocked;
+        if (blocked != null && PHASE.compareAndSet(this, word, word & ~PHASE_BITS | TAKEN)) {
+            return blocked;                              // the word did not move: this assignment's worker
         }
         return null;
     }
@@ -65,10 +84,11 @@ final class Assignment {
 
     /** The spare, after its last task for the assignment it took. */
     void done() {
-        PHASE.setVolatile(this, FREE);
+        PHASE.setVolatile(this, phase & ~PHASE_BITS | FREE);
     }
 
+    /** {@link #FREE}, {@link #ASSIGNED} or {@link #TAKEN}. */
     int phase() {
-        return phase;
+        return phase & PHASE_BITS;
     }
 }

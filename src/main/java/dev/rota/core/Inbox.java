@@ -96,7 +96,8 @@ public final class Inbox {
      * time, so that the submitter's next offer waits for it (in a profile of one submitter, a sixth
      * of its time went into the CAS and a twelfth into the read). A task whose producer has claimed
      * its place but not yet written it is missed by this call and taken by a later one; the search
-     * before parking asks {@link #hasWork()}, which does count it (W3).
+     * before parking does not park on it (W3), since it asks the group's admission, which counts the
+     * task from its reservation, made before the offer ({@code Group.hasWork}).
      */
     public Runnable relaxedPoll() {
         return queue.relaxedPoll();

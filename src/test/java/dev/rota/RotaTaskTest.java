@@ -122,24 +122,11 @@ class RotaTaskTest {
     @Test
     void exceptionReachesJoinAndInvokeAsThrown() {
         IllegalStateException boom = new IllegalStateException("boom", new ArithmeticException("cause"));
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw boom;
-            }
-        }
-        class Parent extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                Failing child = new Failing();
-                child.fork();
-                return child.join();
-            }
-        }
-        IllegalStateException fromJoin = assertThrows(IllegalStateException.class, () -> pool.invoke(new Parent()));
+        IllegalStateException fromJoin = assertThrows(IllegalStateException.class,
+                () -> pool.invoke(forkingAndJoining(failingWith(boom))));
         assertSame(boom, fromJoin);
         assertInstanceOf(ArithmeticException.class, fromJoin.getCause());
-        Failing direct = new Failing();
+        RotaTask<Integer> direct = failingWith(boom);
         assertSame(boom, assertThrows(IllegalStateException.class, direct::invoke));
         assertTrue(direct.isCompletedAbnormally());
         assertSame(boom, direct.getException());
@@ -149,25 +136,10 @@ class RotaTaskTest {
     @Test
     void checkedExceptionThrownSneakilyReachesJoinAsThrown() {
         java.io.IOException io = new java.io.IOException("disk");
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw RotaTaskTest.<RuntimeException>sneaky(io);
-            }
-        }
-        class Parent extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                Failing child = new Failing();
-                child.fork();
-                return child.join();
-            }
-        }
-        Throwable fromJoin = assertThrows(Throwable.class, () -> pool.invoke(new Parent()));
-        assertSame(io, fromJoin);
-        assertSame(io, assertThrows(Throwable.class, new Failing()::invoke));
+        assertSame(io, assertThrows(Throwable.class, () -> pool.invoke(forkingAndJoining(failingWith(io)))));
+        assertSame(io, assertThrows(Throwable.class, failingWith(io)::invoke));
         Fib other = new Fib(10);
-        Failing failing = new Failing();
+        RotaTask<Integer> failing = failingWith(io);
         assertSame(io, assertThrows(Throwable.class, () -> pool.invoke(new RotaTask<Void>() {
             @Override
             protected Void compute() {
@@ -176,6 +148,27 @@ class RotaTaskTest {
             }
         })));
         assertTrue(other.isDone() && failing.isCompletedAbnormally(), "invokeAll joined every task before it rethrew");
+    }
+
+    /** A task whose compute() throws {@code failure} as it is, checked or not. */
+    private static RotaTask<Integer> failingWith(Throwable failure) {
+        return new RotaTask<>() {
+            @Override
+            protected Integer compute() {
+                throw RotaTaskTest.<RuntimeException>sneaky(failure);
+            }
+        };
+    }
+
+    /** A task that forks {@code child} and returns its join. */
+    private static RotaTask<Integer> forkingAndJoining(RotaTask<Integer> child) {
+        return new RotaTask<>() {
+            @Override
+            protected Integer compute() {
+                child.fork();
+                return child.join();
+            }
+        };
     }
 
     @SuppressWarnings("unchecked")

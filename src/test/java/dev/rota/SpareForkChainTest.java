@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -92,16 +94,7 @@ class SpareForkChainTest {
         try {
             Spares.blockTheOnlyWorker(pool, releaseWorker);
             TaskGroup g = pool.group("g", 100);
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch refusing = new CountDownLatch(1);
-            java.util.concurrent.Future<Integer> outcome = g.submit(() -> {
-                started.countDown();
-                refusing.await();
-                return new JoinedLink(500).fork().join();
-            });
-            Liveness.await(started, "the first task never started on the spare");
-            g.shutdown();
-            refusing.countDown();
+            Future<Integer> outcome = startOnASpare(g, g::shutdown, () -> new JoinedLink(500).fork().join());
             assertEquals(500, outcome.get(Liveness.SECONDS, TimeUnit.SECONDS));
         } finally {
             releaseWorker.countDown();
@@ -123,21 +116,7 @@ class SpareForkChainTest {
             TaskGroup g = pool.group("g", 100);
             AtomicInteger ran = new AtomicInteger();
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch refusing = new CountDownLatch(1);
-            g.execute(() -> {
-                started.countDown();
-                try {
-                    refusing.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                new Link(Integer.MAX_VALUE, ran, new CountDownLatch(1), failure).fork();
-            });
-            Liveness.await(started, "the first task never started on the spare");
-            g.shutdown();
-            refusing.countDown();
+            startOnASpare(g, g::shutdown, () -> new Link(Integer.MAX_VALUE, ran, new CountDownLatch(1), failure).fork());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
             while (ran.get() < LINKS && failure.get() == null && System.nanoTime() < deadline) {
                 Thread.sleep(1);
@@ -167,25 +146,10 @@ class SpareForkChainTest {
             AtomicInteger ran = new AtomicInteger();
             CountDownLatch last = new CountDownLatch(1);
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch refusing = new CountDownLatch(1);
-            g.execute(() -> {
-                started.countDown();
-                try {
-                    refusing.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                new Link(LINKS, ran, last, failure).fork();
-            });
-            Liveness.await(started, "the first task never started on the spare");
-            if (full) {
-                g.execute(() -> {});                     // the queue is full now: nothing takes it meanwhile
-            } else {
-                g.shutdown();
-            }
-            refusing.countDown();
+            Runnable refuse = full
+                    ? () -> g.execute(() -> {})          // the queue is full now: nothing takes it meanwhile
+                    : g::shutdown;
+            startOnASpare(g, refuse, () -> new Link(LINKS, ran, last, failure).fork());
             boolean ended = last.await(Liveness.SECONDS, TimeUnit.SECONDS);
             assertNull(failure.get(), "a link failed after " + ran.get() + " links");
             assertTrue(ended, "the chain stopped after " + ran.get() + " of " + LINKS + " links");
@@ -195,5 +159,23 @@ class SpareForkChainTest {
             Liveness.within("shutdownNow", pool::shutdownNow);
             Liveness.awaitTermination(pool);
         }
+    }
+
+    /**
+     * Submits to {@code g} a task that waits, once started (on a spare, the only worker being
+     * blocked), until {@code refuse} has made g refuse forks, then calls {@code start}.
+     */
+    private static <T> Future<T> startOnASpare(TaskGroup g, Runnable refuse, Callable<T> start) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch refusing = new CountDownLatch(1);
+        Future<T> outcome = g.submit(() -> {
+            started.countDown();
+            refusing.await();
+            return start.call();
+        });
+        Liveness.await(started, "the first task never started on the spare");
+        refuse.run();
+        refusing.countDown();
+        return outcome;
     }
 }

@@ -118,13 +118,21 @@ class EligiblePickTest {
         scheduler.join(2, 2);
         int n = 100_000;
         long[][] wins = takeTurns(scheduler, 3, n, 8);
-        double[] shares = {0.25, 0.25, 0.5};
+        long[] won = new long[3];
         for (int client = 0; client < 3; client++) {
-            long won = wins[0][client] + wins[1][client];
+            won[client] = wins[0][client] + wins[1][client];
+        }
+        assertSharesOfThePool(name, won, 0.25, 0.25, 0.5);
+    }
+
+    /** Each client's wins of all the picks within 5 binomial standard deviations of its share. */
+    private static void assertSharesOfThePool(String name, long[] won, double... shares) {
+        long n = java.util.Arrays.stream(won).sum();
+        for (int client = 0; client < shares.length; client++) {
             double p = shares[client];
             double bound = 5 * Math.sqrt(n * p * (1 - p));
-            assertTrue(Math.abs(won - n * p) <= bound,
-                    name + ": client " + client + " won " + won + " of " + n + ", entitled " + n * p);
+            assertTrue(Math.abs(won[client] - n * p) <= bound,
+                    name + ": client " + client + " won " + won[client] + " of " + n + ", entitled " + n * p + " ± " + bound);
         }
     }
 
@@ -169,13 +177,7 @@ class EligiblePickTest {
             wins[winner]++;
             scheduler.charge(winner, QUANTUM, QUANTUM);
         }
-        double[] shares = {0.25, 0.25, 0.5};
-        for (int client = 0; client < 3; client++) {
-            double p = shares[client];
-            double bound = 5 * Math.sqrt(n * p * (1 - p));
-            assertTrue(Math.abs(wins[client] - n * p) <= bound,
-                    name + ": client " + client + " won " + wins[client] + " of " + n + ", entitled " + n * p + " ± " + bound);
-        }
+        assertSharesOfThePool(name, wins, 0.25, 0.25, 0.5);
     }
 
     /** A win owed to a restricted client is paid on a worker it may use, and lapses when forgiven or when it leaves. */

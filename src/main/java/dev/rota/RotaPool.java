@@ -79,7 +79,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     private final Duration quantum;
     private final Currency baseCurrency;
     private final TaskGroup defaultGroup;
-    /** Groups made through this pool, the default one first; terminated ones are dropped lazily. */
+    /**
+     * Groups made through this pool, the default one first; terminated ones are dropped lazily, by
+     * {@link #groups()} and at the next group's creation.
+     */
     private final CopyOnWriteArrayList<TaskGroup> groups = new CopyOnWriteArrayList<>();
 
     private RotaPool(Builder builder) {
@@ -394,6 +397,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         Group core = engine.dispatcher().newGroup(name, currency.node, tickets, TaskGroup.DEFAULT_QUEUE_CAPACITY,
                 NAMED_GROUP_INBOX_CHUNK);
         TaskGroup group = new TaskGroup(this, core, currency);
+        groups.removeIf(TaskGroup::isTerminated);        // else a pool that makes and ends groups keeps them all
         groups.add(group);
         return group;
     }

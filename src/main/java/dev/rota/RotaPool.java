@@ -106,7 +106,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
                 ? new LotteryScheduler(new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L))
                 : new StrideScheduler();
         this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
-                builder.maxSpares, builder.spareKeepAlive.toNanos(), scheduler, quantum.toNanos(), seed);
+                builder.maxSpares, builder.spareKeepAliveNanos(), scheduler, quantum.toNanos(), seed);
         this.baseCurrency = new Currency(this, engine.dispatcher().baseCurrency());
         this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency);
         groups.add(defaultGroup);
@@ -554,7 +554,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return this;
         }
 
-        /** How long an unused spare thread waits to be reused before it exits (default 60 s). */
+        /**
+         * How long an unused spare thread waits to be reused before it exits (default 60 s); longer
+         * than {@code Long.MAX_VALUE} nanoseconds (about 292 years) means for ever.
+         */
         public Builder spareKeepAlive(Duration keepAlive) {
             Objects.requireNonNull(keepAlive, "keepAlive");
             if (keepAlive.isNegative() || keepAlive.isZero()) {
@@ -640,6 +643,15 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             this.affinity = Objects.requireNonNull(affinity, "affinity");
             this.topology = Objects.requireNonNull(topology, "topology");
             return this;
+        }
+
+        /** The keep-alive in nanoseconds, saturated: {@code Duration.toNanos()} throws past 292 years. */
+        private long spareKeepAliveNanos() {
+            try {
+                return spareKeepAlive.toNanos();
+            } catch (ArithmeticException tooLong) {
+                return Long.MAX_VALUE;
+            }
         }
 
         private int workers(CpuTopology machine) {

@@ -38,6 +38,14 @@ class RotaPoolTest {
     }
 
     @Test
+    void aSpareKeepAliveTooLongForNanosecondsMeansForEver() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1)
+                .spareKeepAlive(java.time.temporal.ChronoUnit.FOREVER.getDuration()).build()) {
+            assertEquals(42, pool.submit(() -> 42).get(dev.rota.contract.Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void cpuTheProcessMayNotUseIsRejectedByNumber() {
         int notAllowed = CpuTopology.current().cpuIds().length() + 1000;
         String msg = message(() -> RotaPool.builder().cpus(notAllowed).build());

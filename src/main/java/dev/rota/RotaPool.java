@@ -119,7 +119,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.topology = machine.withWorkers(placements);
         this.scheduler = new DelayScheduler(new DueTasks(), name + "-timer");
         if (pinning) {
-            PinningLog.reportFailures(name, placements, builder.pinning != null);
+            PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
         }
     }
 

@@ -1,0 +1,99 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.affinity.Affinity;
+import dev.rota.affinity.NoAffinity;
+import dev.rota.affinity.PinResult;
+import java.util.BitSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What a pool that cannot pin says, and at which level: nothing printed by default where pinning is unavailable. */
+class PinningLogTest {
+    /** Held, since java.util.logging keeps its loggers only weakly. */
+    private final Logger rota = Logger.getLogger("dev.rota");
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+    private Level previousLevel;
+
+    @BeforeEach
+    void capture() {
+        previousLevel = rota.getLevel();
+        rota.setLevel(Level.ALL);
+        capture.setLevel(Level.ALL);
+        rota.addHandler(capture);
+    }
+
+    @AfterEach
+    void release() {
+        rota.removeHandler(capture);
+        rota.setLevel(previousLevel);
+    }
+
+    /** A platform without pinning, as on macOS or Windows; a reason of its own, since each is said once per JVM. */
+    private static NoAffinity platformWithoutPinning() {
+        return new NoAffinity("CPU pinning is supported on Linux only; this is TestOS " + UUID.randomUUID());
+    }
+
+    private static RotaPool.Builder onPlatformWithoutPinning() {
+        return RotaPool.builder().workers(2).platform(platformWithoutPinning(), CpuTopology.current());
+    }
+
+    @Test
+    void aPlatformWithoutPinningPrintsNothingByDefault() {
+        try (RotaPool pool = onPlatformWithoutPinning().build()) {
+            assertFalse(pool.topology().pinned());
+        }
+        List<Level> printed = records.stream().map(LogRecord::getLevel)
+                .filter(level -> level.intValue() >= Level.INFO.intValue()).toList();
+        assertEquals(List.of(), printed, "a default pool on a platform without pinning printed " + printed);
+    }
+
+    @Test
+    void pinningAskedForOnAPlatformWithoutItIsSaidOnceAtInfo() {
+        try (RotaPool pool = onPlatformWithoutPinning().pinning(true).build()) {
+            assertFalse(pool.topology().pinned());
+        }
+        List<Level> said = records.stream().map(LogRecord::getLevel).toList();
+        assertEquals(List.of(Level.INFO), said);
+        assertTrue(records.getFirst().getParameters()[3].toString().contains("TestOS"));
+    }
+
+    @Test
+    void aKernelThatRefusesACpuIsAWarning() {
+        String refusal = "sched_setaffinity refused: EINVAL " + UUID.randomUUID();
+        Affinity refusing = new Affinity() {
+            @Override public boolean canPin() { return true; }
+            @Override public String unavailableReason() { return ""; }
+            @Override public BitSet allowedCpus() { return CpuTopology.current().cpuIds(); }
+            @Override public int currentCpu() { return -1; }
+            @Override public PinResult pinCurrentThread(int cpu) { return PinResult.failure(cpu, refusal); }
+        };
+        try (RotaPool pool = RotaPool.builder().workers(2).platform(refusing, CpuTopology.current()).build()) {
+            assertFalse(pool.topology().pinned());
+        }
+        assertEquals(List.of(Level.WARNING), records.stream().map(LogRecord::getLevel).toList());
+    }
+}

@@ -169,8 +169,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     // ---- ExecutorService ------------------------------------------------------------------------
 
     /**
-     * Runs {@code task} on a worker: the caller's own when the caller is a worker of this pool, else
-     * one chosen at random.
+     * Queues {@code task} in the {@linkplain #defaultGroup() default group}, on a worker: the caller's
+     * own when the caller is a worker of this pool, else the one the calling thread keeps to (picked by
+     * a hash of its id, moved on when other outside threads keep sharing it). Idle workers take tasks
+     * from the others.
      *
      * @throws java.util.concurrent.RejectedExecutionException after shutdown
      * @throws NullPointerException if {@code task} is null

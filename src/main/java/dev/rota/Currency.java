@@ -48,7 +48,8 @@ public final class Currency {
      * A new task group funded by {@code tickets} tickets of this currency.
      *
      * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
-     *                                  currency's total, or the name is blank or already used in this pool
+     *                                  currency's total, or the name is blank or used by a live group
+     *                                  or a currency of this pool (a terminated group's name is free again)
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
     public TaskGroup newGroup(String name, long tickets) {

@@ -358,6 +358,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      *
      * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow the base
      *                                  currency's total, or the name is blank or used by a live group
+     *                                  or a currency of this pool
      * @throws RejectedExecutionException if the pool is shut down
      */
     public TaskGroup group(String name, long tickets) {

@@ -76,6 +76,11 @@ public final class CpuTopology {
             if (cpu.id() < 0) {
                 throw new IllegalArgumentException("CPU id " + cpu.id() + " is negative");
             }
+            for (int sibling : cpu.smtSiblings()) {
+                if (sibling < 0) {
+                    throw new IllegalArgumentException("CPU " + cpu.id() + " lists a negative SMT sibling: " + sibling);
+                }
+            }
             if (byId.putIfAbsent(cpu.id(), cpu) != null) {
                 throw new IllegalArgumentException("CPU " + cpu.id() + " is listed twice");
             }

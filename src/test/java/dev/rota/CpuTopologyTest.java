@@ -99,6 +99,13 @@ class CpuTopologyTest {
     }
 
     @Test
+    void shouldRejectANegativeSiblingNamingIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CpuTopology.of(List.of(new Cpu(0, 0, 0, 0, 0, List.of(-3)))).toString());
+        assertTrue(e.getMessage().contains("-3"), e.getMessage());
+    }
+
+    @Test
     void shouldRejectSpreadingFewerThanOneNamingIt() throws IOException {
         CpuTopology topology = twoSockets("0-15");
 

@@ -20,7 +20,8 @@ class TerminatedGroupsReleasedTest {
             WeakReference<TaskGroup> ended = endedGroup(pool);
             WeakReference<Object> endedCore = new WeakReference<>(ended.get().core);
             pool.group("next", 1);                      // the pool goes on making groups
-            for (int i = 0; i < 20 && (ended.get() != null || endedCore.get() != null); i++) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+            while ((ended.get() != null || endedCore.get() != null) && System.nanoTime() < deadline) {
                 System.gc();
                 Thread.sleep(10);
             }

@@ -12,6 +12,7 @@ import dev.rota.share.ShareScheduler;
 import dev.rota.share.StrideScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -117,7 +118,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
         }
         this.topology = machine.withWorkers(placements);
-        this.scheduler = new DelayScheduler(new DueTasks(), name + "-timer");
+        BitSet timerCpus = new BitSet();
+        for (int cpu : cpus) {
+            timerCpus.set(cpu);
+        }
+        this.scheduler = new DelayScheduler(new DueTasks(pinning ? affinity : null, timerCpus), name + "-timer");
         if (pinning) {
             PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
         }
@@ -320,6 +325,23 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */
     private final class DueTasks implements DueTaskSink {
+        /** Null for an unpinned pool, which leaves affinity alone. */
+        private final Affinity affinity;
+        private final BitSet cpus;
+
+        DueTasks(Affinity affinity, BitSet cpus) {
+            this.affinity = affinity;
+            this.cpus = cpus;
+        }
+
+        /** The timer may run on any CPU of the pool, not only on that of the worker that started it. */
+        @Override
+        public void timerStarted() {
+            if (affinity != null) {
+                affinity.allowCurrentThread(cpus);
+            }
+        }
+
         @Override
         public boolean submitDue(Runnable task) {
             try {

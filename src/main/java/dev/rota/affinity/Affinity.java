@@ -33,4 +33,14 @@ public interface Affinity {
      * thread must then be exactly {@code {cpu}} and {@code sched_getcpu} must report {@code cpu}.
      */
     PinResult pinCurrentThread(int cpu);
+
+    /**
+     * Lets the calling thread run on any of {@code cpus}, replacing the mask it inherited from the
+     * thread that started it (a thread started by a pinned worker is pinned too). Best effort.
+     *
+     * @return whether the kernel took the mask; false where this affinity cannot pin
+     */
+    default boolean allowCurrentThread(BitSet cpus) {
+        return false;
+    }
 }

@@ -183,6 +183,18 @@ final class LinuxAffinity implements Affinity {
         }
     }
 
+    @Override
+    public boolean allowCurrentThread(BitSet cpus) {
+        if (cpus.isEmpty() || cpus.length() > MAX_MASK_BITS || Thread.currentThread().isVirtual()) {
+            return false;
+        }
+        try {
+            return setAffinity(cpus) == 0;
+        } catch (RuntimeException unexpected) {
+            return false;
+        }
+    }
+
     private PinResult pin(int cpu) {
         BitSet before = allowedCpus();
         BitSet target = new BitSet();

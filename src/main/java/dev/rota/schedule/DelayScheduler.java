@@ -366,6 +366,7 @@ public final class DelayScheduler {
         ScheduledTask<?>[] batch = new ScheduledTask<?>[MAX_HANDOFF_BATCH];
         boolean normalExit = false;
         try {
+            sink.timerStarted();
             int due;
             while ((due = awaitDueTasks(batch)) >= 0) {
                 handOff(batch, due);

@@ -29,6 +29,14 @@ public interface DueTaskSink {
     void schedulerIdle();
 
     /**
+     * Called first on the timer thread, before it waits for any task. The timer is started by the
+     * first schedule call, so it inherits that caller's CPU affinity (a pinned worker's, say); the
+     * pool places it here. Must not throw; the default does nothing.
+     */
+    default void timerStarted() {
+    }
+
+    /**
      * Waits in {@code blocker} until it is releasable: the wait of a {@code get()} on a delayed
      * task's future. The pool makes it a managed block on its own threads, so that a worker waiting
      * for a delayed task does not keep that task from running; the default just blocks.

@@ -12,8 +12,10 @@ public final class WorkerContext {
      * fails one of them or strikes between taking a task and running it, which loses the task.
      * Past the bound a join waits as a managed block, so a spare thread, with a stack of its own,
      * runs the core's tasks meanwhile (ForkJoinPool compensates in the same way when it cannot
-     * help); only when no spare can stand in (the bound on spares) does it help on, deeper. A divide-and-conquer join nests no deeper than its recursion, so 32 levels (some 300
-     * frames of the pool's own) leave it alone.
+     * help); only when no spare can stand in (the bound on spares) does it help on, deeper. A
+     * divide-and-conquer join mostly runs its own fork in place, which does not count; only the
+     * tasks run while a stolen fork is awaited do, and 32 of those nested (some 300 frames of the
+     * pool's own) is past what such a computation usually reaches.
      */
     static final int MAX_HELP_DEPTH = 32;
 

@@ -342,14 +342,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             }
         }
 
+        /** Refused only once the pool has stopped taking tasks; a full default group takes it past its bound. */
         @Override
         public boolean submitDue(Runnable task) {
-            try {
-                engine.execute(task);
-                return true;
-            } catch (RejectedExecutionException stopped) {
-                return false;                            // the scheduler cancels it
-            }
+            return engine.executeDue(task);              // false: the scheduler cancels it
         }
 
         @Override

@@ -107,6 +107,39 @@ public final class AdmissionTests {
     }
 
     /**
+     * A2 for a task admitted past the bound (a delayed task coming due) racing close, on a full
+     * queue. r1: the result (0 accepted, 2 closed); r2: pending after both (one task was queued).
+     */
+    @JCStressTest
+    @Outcome(id = "0, 2", expect = ACCEPTABLE, desc = "admitted past the bound before the close")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "refused: the close came first")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "accepted but not counted: a shutdown would miss it")
+    @Outcome(id = "2, 2", expect = FORBIDDEN, desc = "refused but counted: the group never terminates")
+    @State
+    public static class PastBoundRacingClose {
+        final Admission admission = new Admission(1, 1);
+
+        public PastBoundRacingClose() {
+            admission.admit(0);                         // the queue is full
+        }
+
+        @Actor
+        public void timer(II_Result r) {
+            r.r1 = admission.admitPastBound(0);
+        }
+
+        @Actor
+        public void closer() {
+            admission.close();
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r2 = (int) admission.pending();
+        }
+    }
+
+    /**
      * The withdrawal half of G3: a submitter refused as full withdraws while a stopper closes and
      * then looks at what is pending (one task is queued). Either the submitter's withdrawal sees the
      * close (it is refused as CLOSED and asks the dispatcher to look again) or the stopper's look no

@@ -23,13 +23,14 @@ package dev.rota.core;
  * <p>Invariants (under the lock unless said):
  * <ul>
  *   <li>A1: on each stripe, {@code taken <= count(admitted)} (S1).</li>
- *   <li>A2: {@link #admit} succeeds only while open; once {@link #close()} has returned, none does.
+ *   <li>A2: {@link #admit} and {@link #admitPastBound} succeed only while open; once
+ *       {@link #close()} has returned, neither does.
  *       Closing sets the closed bit on every stripe; a reservation and the close of its stripe are
  *       read-modify-writes of one word, so they are totally ordered.</li>
  *   <li>A3: on each stripe, the accepted tasks not yet taken are at most its quota, and its limit is
  *       at most {@code taken + quota} (taken only grows, so a limit computed earlier stays within it);
  *       {@code free + sum(quota) == capacity}. So accepted tasks not yet taken never exceed the
- *       capacity in force when they were admitted.</li>
+ *       capacity in force when they were admitted, unless some were admitted past the bound.</li>
  *   <li>A4: when {@link #pending()} returns 0, then for each stripe, at the moment it read the stripe,
  *       every task accepted there had been taken and no accepted submission was still on its way
  *       into an inbox. After {@link #close()} no task is accepted any more, so a 0 read after it
@@ -44,7 +45,10 @@ final class Admission {
     private final AdmissionStripe[] stripes;
     /** Places lent to each stripe; under the lock. */
     private final long[] quota;
-    /** Places of the capacity lent to no stripe; negative after a lowering, until tasks are taken. */
+    /**
+     * Places of the capacity lent to no stripe; negative after a lowering or an admission past the
+     * bound, until tasks are taken.
+     */
     private long free;
     private volatile int capacity;
     private volatile boolean closed;
@@ -74,6 +78,29 @@ final class Admission {
     int admit(int s) {
         int result = stripes[s].tryReserve();
         return result == FULL ? admitBorrowing(s) : result;
+    }
+
+    /**
+     * Reserves room for one task on stripe {@code s} whatever the limit, refusing only when closed:
+     * see {@link Group#offerPastBound}. The task takes a place of the capacity as any other does:
+     * one more place is lent to its stripe, so {@code free} may fall below 0, as after a lowered
+     * capacity, and then every stripe's unused places are taken back. So until enough tasks are
+     * taken no plain reservation passes, on any stripe, and A3 holds as it is.
+     *
+     * @return {@link #ACCEPTED} or {@link #CLOSED}
+     */
+    synchronized int admitPastBound(int s) {
+        if (stripes[s].reservePastLimit() != ACCEPTED) {
+            return CLOSED;
+        }
+        quota[s]++;
+        free--;
+        if (free < 0) {
+            for (int other = 0; other < stripes.length; other++) {
+                free += reclaim(other);
+            }
+        }
+        return ACCEPTED;
     }
 
     /**

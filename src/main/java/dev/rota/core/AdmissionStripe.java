@@ -88,6 +88,21 @@ final class AdmissionStripe {
     }
 
     /**
+     * Reserves one place whatever the limit, unless the stripe is closed; a refused reservation is
+     * withdrawn before this returns.
+     *
+     * @return {@link Admission#ACCEPTED} or {@link Admission#CLOSED}
+     */
+    int reservePastLimit() {
+        long before = (long) ADMITTED.getAndAdd(this, 1L);
+        if ((before & CLOSED_BIT) == 0) {
+            return Admission.ACCEPTED;
+        }
+        ADMITTED.getAndAdd(this, -1L);
+        return Admission.CLOSED;
+    }
+
+    /**
      * Records that the outside thread {@code threadId} offers here; true when another outside thread
      * offered here since this one last did (the lane is shared). Written only when the submitter
      * changes, so a lane with one submitter sees no write. A hint: racing submitters may each miss

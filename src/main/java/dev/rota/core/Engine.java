@@ -184,6 +184,21 @@ public final class Engine {
         }
     }
 
+    /**
+     * Queues a delayed task that has come due in the default group: as {@link #execute}, but past
+     * the group's bound when its queue is full ({@link Group#offerPastBound}), since the task was
+     * accepted when it was scheduled.
+     *
+     * @return false once the default group is shut down (the task was not queued)
+     */
+    public boolean executeDue(Runnable task) {
+        if (defaultGroup.offerPastBound(task) == Group.ACCEPTED) {
+            return true;
+        }
+        defaultGroup.countRejected();
+        return false;
+    }
+
     /** The pool's own group, which {@link #execute} feeds. */
     public Group defaultGroup() {
         return defaultGroup;

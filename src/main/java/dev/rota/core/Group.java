@@ -117,6 +117,22 @@ public final class Group extends GroupActivationFields {
      * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
      */
     public int offer(Runnable task) {
+        return offer(task, false);
+    }
+
+    /**
+     * As {@link #offer}, but never refused as {@link #FULL}: for a task that was accepted earlier,
+     * a delayed task coming due. It counts against the bound like any queued task, so that plain
+     * submissions are refused until the queue is below its capacity again; the bound is passed only
+     * by tasks that came due while it was full, which the pool held already.
+     *
+     * @return {@link #ACCEPTED} or {@link #CLOSED}
+     */
+    public int offerPastBound(Runnable task) {
+        return offer(task, true);
+    }
+
+    private int offer(Runnable task, boolean pastBound) {
         if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
@@ -131,7 +147,7 @@ public final class Group extends GroupActivationFields {
             int[] allowed = m.workers();
             w = allowed[engine.submitterLanes().lane(thread.threadId(), allowed.length)];
         }
-        int admitted = admission.admit(w);
+        int admitted = pastBound ? admission.admitPastBound(w) : admission.admit(w);
         if (admitted != ACCEPTED) {
             if (admitted == CLOSED) {
                 engine.dispatcher().settle(this);        // G3: see above

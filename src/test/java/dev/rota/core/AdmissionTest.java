@@ -144,6 +144,38 @@ class AdmissionTest {
     }
 
     @Test
+    void aTaskAdmittedPastAFullBoundTakesAPlaceOnEveryStripe() {
+        Admission admission = new Admission(3, 2);
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admit(1));
+        assertEquals(Admission.ACCEPTED, admission.admit(1));
+        assertEquals(Admission.FULL, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admitPastBound(0));
+        assertEquals(Admission.ACCEPTED, admission.admitPastBound(1));
+        assertEquals(5, admission.pending());
+        admission.taken(0, 2);
+        assertEquals(Admission.FULL, admission.admit(1), "three pending, capacity three");
+        admission.taken(1, 1);
+        assertEquals(Admission.ACCEPTED, admission.admit(0), "two pending");
+        assertEquals(Admission.FULL, admission.admit(1));
+        admission.close();
+        assertEquals(Admission.CLOSED, admission.admitPastBound(0));
+        assertEquals(3, admission.pending());
+    }
+
+    @Test
+    void aTaskAdmittedPastTheBoundTakesThePlacesAnotherStripeHoldsUnused() {
+        Admission admission = new Admission(4, 2);
+        assertEquals(Admission.ACCEPTED, admission.admit(1));   // stripe 1 borrows 2 of the 4 places
+        assertEquals(Admission.ACCEPTED, admission.admit(0));   // stripe 0 borrows 1, then the last 1
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(Admission.ACCEPTED, admission.admitPastBound(0));
+        assertEquals(4, admission.pending());
+        assertEquals(Admission.FULL, admission.admit(1), "stripe 1's unused place went to the task past the bound");
+        assertEquals(Admission.FULL, admission.admit(0));
+    }
+
+    @Test
     void oneStripeCanFillTheWholeCapacity() {
         Admission admission = new Admission(1000, 16);
         for (int i = 0; i < 1000; i++) {
@@ -178,7 +210,8 @@ class AdmissionTest {
 
     /**
      * Single-threaded, the striped admission must behave exactly like one counter: a reservation is
-     * accepted if and only if fewer tasks than the capacity are pending, whatever stripes they used.
+     * accepted if and only if fewer tasks than the capacity are pending, whatever stripes they used,
+     * tasks admitted past the bound included.
      */
     @Test
     void behavesLikeOneExactCounterOverRandomOperations() {
@@ -200,6 +233,10 @@ class AdmissionTest {
                         pendingPerStripe[s]++;
                         pending++;
                     }
+                } else if (op == 6 && random.nextInt(4) == 0) {
+                    assertEquals(Admission.ACCEPTED, admission.admitPastBound(s));
+                    pendingPerStripe[s]++;
+                    pending++;
                 } else if (op < 9) {
                     if (pendingPerStripe[s] > 0) {
                         int n = 1 + random.nextInt((int) pendingPerStripe[s]);

@@ -218,7 +218,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /**
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
-     * delayed tasks included (cancelled, so that their futures complete).
+     * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
+     * periodic task that has run is not returned.
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -230,15 +231,19 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         // thread, and every delayed task must be cancelled by then. What the timer had already
         // handed to the pool comes back from the engine's drain below.
         List<Runnable> neverStarted = new ArrayList<>(scheduler.shutdownNow());
-        List<Runnable> queued = engine.shutdownNow();
-        for (Runnable task : queued) {
+        for (Runnable task : engine.shutdownNow()) {
             if (task instanceof RotaTask<?> forked) {
                 forked.cancel(false);                    // its joiner must not wait for ever
             } else if (task instanceof RunnableScheduledFuture<?> due) {
-                due.cancel(false);                       // a delayed task that came due: its future completes
+                // A delayed task that came due: its future completes. A periodic one that ran
+                // before is not returned, as the scheduler does not return it from its heap.
+                due.cancel(false);
+                if (scheduler.hasStarted(task)) {
+                    continue;
+                }
             }
+            neverStarted.add(task);
         }
-        neverStarted.addAll(queued);
         return neverStarted;
     }
 

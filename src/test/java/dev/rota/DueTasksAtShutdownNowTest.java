@@ -61,14 +61,47 @@ class DueTasksAtShutdownNowTest {
             ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.HOURS);
             awaitQueued(pool);
 
-            pool.shutdownNow();
+            List<Runnable> returned = pool.shutdownNow();
 
+            assertEquals(1, returned.stream().filter(r -> r == periodic).count(), "never ran, so returned once: " + returned);
             assertTrue(periodic.isCancelled(), "the periodic task survived shutdownNow");
             assertThrows(CancellationException.class, () -> periodic.get(Liveness.SECONDS, TimeUnit.SECONDS));
         } finally {
             release.countDown();
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * A periodic task that has run is not "never started", wherever it waits for its next run: in
+     * the timer's heap or, come due while the worker is busy, in the pool's queue. Either way
+     * shutdownNow() cancels it and does not return it.
+     */
+    @Test
+    void aPeriodicTaskThatRanBeforeIsCancelledButNotReturned() throws Exception {
+        for (boolean inTheQueue : new boolean[] {false, true}) {
+            RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+            CountDownLatch release = new CountDownLatch(1);
+            try {
+                AtomicInteger runs = new AtomicInteger();
+                ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(runs::incrementAndGet, 0, 20, MILLISECONDS);
+                Liveness.awaitCondition(() -> runs.get() >= 1, "the first run");
+                if (inTheQueue) {
+                    occupyTheOnlyWorker(pool, release);
+                    awaitQueued(pool);
+                }
+
+                List<Runnable> returned = pool.shutdownNow();
+
+                assertTrue(returned.stream().noneMatch(r -> r == periodic),
+                        (inTheQueue ? "from the pool's queue: " : "from the timer's heap: ") + returned);
+                assertTrue(periodic.isCancelled(), "the periodic task survived shutdownNow");
+            } finally {
+                release.countDown();
+                pool.shutdownNow();
+                Liveness.awaitTermination(pool);
+            }
         }
     }
 

@@ -77,7 +77,7 @@ public final class DelayScheduler {
      *
      * Memory ordering: runState is volatile so that ScheduledTask.run() can read it without the
      * lock (mayRun); it is written only under the lock. Everything else a task carries between
-     * threads (deadline, heapIndex, released) is published by the lock or by the sink's own
+     * threads (deadline, heapIndex) is published by the lock or by the sink's own
      * hand-off to a worker, which must be a happens-before edge as any executor's is.
      */
 
@@ -205,9 +205,9 @@ public final class DelayScheduler {
         pending.sort(ScheduledTask::compareTo);
         List<Runnable> neverStarted = new ArrayList<>(pending.size());
         for (ScheduledTask<?> task : pending) {
-            // released was written under the lock we held when draining, so this read is safe (T2).
-            // A task the user cancelled meanwhile is theirs, not ours to return.
-            boolean started = task.isReleased();
+            // A periodic task in the heap has run before. A task the user cancelled meanwhile is
+            // theirs, not ours to return.
+            boolean started = task.hasStarted();
             if (task.cancel(false) && !started) {
                 neverStarted.add(task);
             }
@@ -216,6 +216,15 @@ public final class DelayScheduler {
             sink.schedulerIdle();
         }
         return neverStarted;
+    }
+
+    /**
+     * True when {@code task} is one of this scheduler's tasks and a run of it has begun: for a
+     * shutdownNow() of the pool, which returns a delayed task drained from its queues only if it
+     * never started, as this scheduler's own {@link #shutdownNow()} does.
+     */
+    public boolean hasStarted(Runnable task) {
+        return task instanceof ScheduledTask<?> scheduled && scheduled.belongsTo(this) && scheduled.hasStarted();
     }
 
     /** True when the scheduler holds no task: after shutdown, the pool may terminate once drained. */
@@ -409,7 +418,6 @@ public final class DelayScheduler {
                 ScheduledTask<?> head;
                 while (count < batch.length && (head = heap.peek()) != null && head.deadline() - now <= 0) {
                     heap.poll();
-                    head.markReleased();
                     batch[count++] = head;
                 }
                 handoffsInFlight = count;   // S3: still counted as ours until the sink has them

@@ -23,7 +23,7 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      *   T1  a task is in the scheduler's heap, or handed to the pool, or running, or done; never two
      *       of these at once. So runs of a periodic task never overlap: the next deadline is set and
      *       the task re-enters the heap only after runAndReset() has returned.
-     *   T2  heapIndex and released are read and written only under the scheduler's lock.
+     *   T2  heapIndex is read and written only under the scheduler's lock.
      *   T3  deadline changes only while the task is outside the heap (between runs); it is
      *       volatile because getDelay()/compareTo() read it from any thread.
      *   T4  a cancelled task is never re-inserted: reschedule() checks isCancelled() under the lock,
@@ -36,8 +36,12 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     private final long sequence;
     private volatile long deadline;
     private int heapIndex = DeadlineHeap.NOT_IN_HEAP;
-    /** True once the timer has handed this task to the pool: it is no longer "never started". */
-    private boolean released;
+    /**
+     * True once a run has begun: the task is no longer "never started", whether it now waits in the
+     * scheduler's heap for its next run or in the pool's queue. Volatile: a shutdownNow() reads it
+     * for tasks it drains from either.
+     */
+    private volatile boolean started;
 
     ScheduledTask(DelayScheduler scheduler, Runnable command, long deadline, long period, long sequence) {
         super(command, null);
@@ -64,6 +68,9 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      */
     @Override
     public void run() {
+        if (!started) {
+            started = true;
+        }
         if (!scheduler.mayRun(this)) {
             cancel(false);
         } else if (period == 0) {
@@ -135,11 +142,11 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         heapIndex = index;
     }
 
-    boolean isReleased() {
-        return released;
+    boolean belongsTo(DelayScheduler owner) {
+        return scheduler == owner;
     }
 
-    void markReleased() {
-        released = true;
+    boolean hasStarted() {
+        return started;
     }
 }

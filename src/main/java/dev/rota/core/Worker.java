@@ -33,6 +33,12 @@ import java.util.function.IntPredicate;
  *       Before a dry slice ends for another group, the worker looks once more for its group's
  *       tasks in the other workers' inboxes. After the pool's stop, a task's join may finish the
  *       forks left on any of this worker's deques ({@link #helpOnce}); nothing is charged then.</li>
+ *   <li>W5 (masks): a worker takes no task of a group whose mask excludes it, once it has read that
+ *       mask: its next search ends a slice of the group, and a join there does not help. A slice is
+ *       charged only for busy time, so without that check one fed a task at a time would stay open,
+ *       taking the group's tasks from the lanes of the workers it was moved to, for as long as the
+ *       group kept having work. A task taken before the change still runs here; tasks moved onto
+ *       this worker's deque by then are stolen by the allowed workers.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -202,7 +208,9 @@ final class Worker implements Runnable {
         }
         Dispatcher dispatcher = engine.dispatcher();
         if (slice != null) {
-            if (!sliceDue()) {
+            // A mask change ends the slice at once (W5): busy time alone would not end a slice fed
+            // one task at a time, and it would take the group's tasks from the allowed lanes.
+            if (slice.allows(index) && !sliceDue()) {
                 Runnable task = takeFromSlice();
                 if (task != null) {
                     return task;
@@ -480,7 +488,7 @@ final class Worker implements Runnable {
             return engine.isStopDrained() && finishOneLeftover();
         }
         if (slice == null || !slice.allows(index)) {
-            return false;                                // a group moved off this worker waits for its workers
+            return false;                                // W5: a group moved off this worker waits for its workers
         }
         if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;                                // the wait becomes a managed block (helpsTooDeep)

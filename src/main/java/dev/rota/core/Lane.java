@@ -28,14 +28,22 @@ final class Lane {
     final Inbox inbox;
     final TaskDeque deque = new TaskDeque();
     /*
-     * The counter below is written after every task; submitters read the fields above on every
-     * offer. HotSpot lays out longs first, in declaration order, so the padding keeps the counter
-     * on a line of its own and the int and references (after the longs) off it.
+     * The fields below are written by the owning worker, the counter after every task; submitters
+     * read the fields above on every offer. HotSpot lays out longs first, in declaration order, so
+     * the padding keeps the owner's fields on a line of their own and the int and references (after
+     * the longs) off it.
      */
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
     /** Tasks of this group run by the owning worker; written by it only (opaque), read by anyone. */
     private long completed;
+    /**
+     * Owner only: tasks a slice of this group on the owning worker runs between two looks at the
+     * clock, estimated from the last such slice (see {@link Worker#MAX_CLOCK_INTERVAL}). Per group,
+     * because the estimate holds only for tasks like the ones it was made from. A long to keep it on
+     * the counter's line.
+     */
+    private long clockInterval = 1;
     @SuppressWarnings("unused")
     private long p11, p12, p13, p14, p15, p16, p17;
 
@@ -52,6 +60,16 @@ final class Lane {
 
     long completed() {
         return (long) COMPLETED.getOpaque(this);
+    }
+
+    /** Owner only: see {@link #clockInterval}. */
+    int clockInterval() {
+        return (int) clockInterval;
+    }
+
+    /** Owner only: see {@link #clockInterval}. */
+    void setClockInterval(int interval) {
+        clockInterval = interval;
     }
 
     /** An estimate of the tasks waiting in this lane. */

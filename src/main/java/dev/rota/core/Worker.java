@@ -72,7 +72,12 @@ final class Worker implements Runnable {
      * reaches every inbox.
      */
     static final int DRY_LOOK_VICTIMS = 2;
-    /** Most tasks run between two looks at the clock within a slice. */
+    /**
+     * Most tasks run between two looks at the clock within a slice. A slice looks every quarter of a
+     * quantum, as far as the tasks of the same group's last slice on this worker tell
+     * ({@link Lane#clockInterval()}); so a slice overruns its quantum by at most this many tasks, and
+     * only when they are longer than the tasks of the group's last slice here.
+     */
     static final int MAX_CLOCK_INTERVAL = 64;
 
     private static final VarHandle PARK_STATE;
@@ -122,7 +127,6 @@ final class Worker implements Runnable {
     private long burstStart;
     private int sliceTasks;
     private int clockCountdown = 1;
-    private int clockInterval = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;
     /** Searches that reached other workers' inboxes (see {@link #INBOX_STEAL_PERIOD}). */
@@ -243,7 +247,7 @@ final class Worker implements Runnable {
         if (--clockCountdown > 0) {
             return false;
         }
-        clockCountdown = clockInterval;
+        clockCountdown = sliceLane.clockInterval();
         long used = sliceUsed + (inBurst ? System.nanoTime() - burstStart : 0);
         return used >= dispatcher.quantumNanos();
     }
@@ -260,9 +264,9 @@ final class Worker implements Runnable {
                 used += now - burstStart;
                 burstStart = now;                        // the busy stretch goes on in the next slice
             }
-            if (sliceTasks > 0) {
+            if (sliceTasks > 0) {                        // for the group's next slice here, not another group's
                 long perTask = Math.max(1, used / sliceTasks);
-                clockInterval = Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL);
+                sliceLane.setClockInterval(Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL));
             }
             running.exit(ending);
         }
@@ -272,7 +276,7 @@ final class Worker implements Runnable {
         sliceLane = next == null ? null : next.lanes[index];
         sliceUsed = 0;
         sliceTasks = 0;
-        clockCountdown = clockInterval;
+        clockCountdown = next == null ? 1 : sliceLane.clockInterval();
         if (next != null) {
             running.enter(next);
         } else if (pickNext) {

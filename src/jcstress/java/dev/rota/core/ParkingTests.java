@@ -93,4 +93,63 @@ public final class ParkingTests {
             r.r2 = worker.isParked();
         }
     }
+
+    /**
+     * W6: after shutdown, worker 0 (which may not run the group's task) decides to park while worker
+     * 1 takes the group's last task and, finding that every worker may now exit, wakes the others.
+     * r1: worker 0 decided to sleep; r2: it is still PARKED after both actors ran.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "worker 0 saw that it may exit")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "worker 0 slept and the exiting worker woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: asleep for ever after shutdown, the pool never terminates")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class LastTakeRacingParkAfterShutdown {
+        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
+                false, null, true);
+        final Worker worker = engine.worker(0);
+        final Worker exiting = engine.worker(1);
+        final Group group;
+
+        public LastTakeRacingParkAfterShutdown() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("placed", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            group.restrictTo(WorkerMask.of(2, 1));
+            if (group.offer(() -> {}) != Group.ACCEPTED) {
+                throw new IllegalStateException("set-up: offer refused");
+            }
+            dispatcher.read(() -> null);                 // applies the queued activation: none pending now
+            engine.shutdown();
+        }
+
+        @Actor
+        public void exitingWorker() {
+            Inbox inbox = group.lanes[1].inbox;
+            if (!inbox.tryAcquireConsumer()) {
+                throw new IllegalStateException("the inbox's consumer token is taken");
+            }
+            try {
+                if (inbox.relaxedPoll() == null) {
+                    throw new IllegalStateException("the task is not in the inbox");
+                }
+            } finally {
+                inbox.releaseConsumer();
+            }
+            group.tasksTakenByOwner(1, 1);
+            if (engine.mayWorkerExit()) {                // as Worker.dutyCycle, once the task has run
+                exiting.wakeOthersToExit();
+            }
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
 }

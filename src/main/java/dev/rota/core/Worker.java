@@ -39,6 +39,10 @@ import java.util.function.IntPredicate;
  *       taking the group's tasks from the lanes of the workers it was moved to, for as long as the
  *       group kept having work. A task taken before the change still runs here; tasks moved onto
  *       this worker's deque by then are stolen by the allowed workers.</li>
+ *   <li>W6 (exit after shutdown): a worker that may not exit yet (E2) but finds nothing it may run
+ *       parks as it would before shutdown; each worker that exits first wakes every parked one. The
+ *       last of the tasks left is ended by a worker (run, or drained by shutdownNow, whose stopper
+ *       wakes every worker), and that worker exits after it, so the last one to park is woken.</li>
  * </ul>
  */
 final class Worker implements Runnable {
@@ -190,10 +194,11 @@ final class Worker implements Runnable {
             if (engine.runState() >= Engine.SHUTDOWN) {
                 endSlice();
                 if (engine.mayWorkerExit()) {
+                    wakeOthersToExit();
                     return;
                 }
-                Thread.yield();                          // a task is still queued, or on its way in
-                continue;
+                // A task is still queued, or on its way in: this worker looks for it as before
+                // shutdown, and parks (W6) if it may serve none of the groups holding tasks.
             }
             if (backoff.idle()) {
                 endSlice();
@@ -601,20 +606,36 @@ final class Worker implements Runnable {
 
     /**
      * Publishes PARKED and searches once more (W3). Returns true when the worker must now sleep
-     * until woken; false when it found work or shutdown and is ACTIVE again (or a waker already
-     * made it ACTIVE, leaving an unpark permit that the next park consumes harmlessly).
+     * until woken; false when it found work, or may exit after shutdown, and is ACTIVE again (or a
+     * waker already made it ACTIVE, leaving an unpark permit that the next park consumes harmlessly).
      */
     boolean prepareToPark() {
         PARK_STATE.setVolatile(this, PARKED);
         engine.parkedCountIncrement();
         VarHandle.fullFence();                           // store-load: pairs with the producer's offer, then count read
-        if (seesWork() || engine.runState() >= Engine.SHUTDOWN) {
+        if (seesWork() || (engine.runState() >= Engine.SHUTDOWN && engine.mayWorkerExit())) { // W3, W6
             if (PARK_STATE.compareAndSet(this, PARKED, ACTIVE)) {
                 engine.parkedCountDecrement();
             }
             return false;
         }
         return true;
+    }
+
+    /**
+     * W6: a worker that may exit wakes the parked ones, which parked after shutdown while tasks they
+     * may not run were left and now may exit too. Whatever ended the last of those tasks came before
+     * this worker's look in {@link Engine#mayWorkerExit()}; the fence orders that look before the
+     * reads of the parked states, as in {@link #prepareToPark()}, so either a parking worker's last
+     * look sees that nothing is left or this call sees it parked.
+     */
+    void wakeOthersToExit() {
+        VarHandle.fullFence();                           // store-load: pairs with the fence in prepareToPark
+        for (int w = 0, n = engine.workerCount(); w < n; w++) {
+            if (w != index) {
+                engine.worker(w).wake();
+            }
+        }
     }
 
     /**

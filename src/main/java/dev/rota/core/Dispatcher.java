@@ -22,8 +22,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * under one lock hold the ended slice is charged with the CPU time it used, the group's state is
  * brought up to date, queued activations are applied, and the policy picks the next group among
  * those the worker may serve. A slice ends when its quantum is used, when the group has no work
- * left and another group has, or when an activation is queued (so that a group that just received
- * work is considered at once, not a quantum later).
+ * left and another group has (or the group is shut down), when the group's mask no longer allows
+ * the worker, or when an activation is queued (so that a group that just received work is
+ * considered at once, not a quantum later).
  *
  * <p>Locking: one lock guards the ledger and the groups' scheduling fields; it is taken per slice,
  * never per task, and never by a submitter. Submitters queue activations lock-free (G2 in

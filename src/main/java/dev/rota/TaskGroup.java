@@ -139,7 +139,7 @@ public final class TaskGroup extends AbstractExecutorService {
         if (borrower.pool != pool) {
             throw new IllegalArgumentException(borrower + " belongs to another pool than " + this);
         }
-        return new Loan(dispatcher(), dispatcher().beginWait(core, borrower.core, false), this, borrower);
+        return new Loan(dispatcher(), dispatcher().beginWait(core, borrower.core), this, borrower);
     }
 
     // ---- submission ---------------------------------------------------------------------------

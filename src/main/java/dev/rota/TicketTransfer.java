@@ -28,8 +28,7 @@ final class TicketTransfer {
             return;
         }
         Dispatcher dispatcher = waiter.dispatcher();
-        Dispatcher.Wait wait = target == null ? null
-                : dispatcher.beginWait(waiter, target, WorkerContext.currentEngine() != null);
+        Dispatcher.Wait wait = target == null ? null : dispatcher.beginWait(waiter, target);
         try {
             Engine.managedBlock(blocker);
         } finally {

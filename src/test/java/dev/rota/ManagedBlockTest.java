@@ -31,6 +31,44 @@ class ManagedBlockTest {
         assertTrue(allBlocked.await(30, TimeUnit.SECONDS));
     }
 
+    /**
+     * A task waiting in managedBlock does not keep its group active (README: a paused wait does not
+     * make a group active): while a1's only task waits, a2, funded by the same currency, holds all
+     * of that currency's value. No spare may stand in, so a2's task stays queued and a2 active.
+     */
+    @Test
+    void aGroupWhoseOnlyTaskWaitsInManagedBlockIsInactive() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
+            Currency tenant = pool.baseCurrency().newCurrency("tenant", 100);
+            TaskGroup a1 = tenant.newGroup("a1", 100);
+            TaskGroup a2 = tenant.newGroup("a2", 100);
+            CountDownLatch release = new CountDownLatch(1);
+            LatchBlocker blocker = new LatchBlocker(release);
+            CountDownLatch a2Ran = new CountDownLatch(1);
+            try {
+                a1.execute(() -> {
+                    try {
+                        RotaPool.managedBlock(blocker);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (blocker.blockCalls() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(1, blocker.blockCalls(), "a1's task never blocked");
+                a2.execute(a2Ran::countDown);
+
+                assertEquals(0, a1.value(), 1e-9, "a1 has nothing but a task waiting in managedBlock");
+                assertEquals(tenant.value(), a2.value(), 1e-9, "a2 must hold all of its currency's value");
+            } finally {
+                release.countDown();
+            }
+            assertTrue(a2Ran.await(30, TimeUnit.SECONDS));
+        }
+    }
+
     @Test
     void otherTasksCompleteWhileEveryWorkerBlocks() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(2).spareKeepAlive(Duration.ofMillis(100)).build()) {

@@ -462,14 +462,14 @@ public final class Dispatcher {
     // ---- waits and loans (ticket transfer) -----------------------------------------------------
 
     /**
-     * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target and, if
-     * the waiting thread runs a slice of the waiter, pauses that slice, until {@link #endWait}.
-     * Returns null when there is nothing to lend (same group, or either has terminated). A loan that
-     * would close a cycle of loans (the target already lends to the waiter, directly or through
-     * others) is not made (the wait's {@code loan} is null) and the slice is paused all the same:
-     * the wait itself never fails for the sake of a loan.
+     * A wait of {@code waiter} on {@code target}: lends the waiter's tickets to the target until
+     * {@link #endWait}. Returns null when there is nothing to lend (same group, or either has
+     * terminated). A loan that would close a cycle of loans (the target already lends to the
+     * waiter, directly or through others) is not made (the wait's {@code loan} is null): the wait
+     * itself never fails for the sake of a loan. The waiting slice, if any, is paused by the managed
+     * block the wait is ({@link #pauseSlice}).
      */
-    public Wait beginWait(Group waiter, Group target, boolean pausesSlice) {
+    public Wait beginWait(Group waiter, Group target) {
         if (waiter == target || waiter.engine != target.engine) {
             return null;
         }
@@ -487,11 +487,7 @@ public final class Dispatcher {
                 // that would close a cycle of loans: wait without it.
                 loan = null;
             }
-            boolean paused = pausesSlice && ledger.slices(waiter.client) > ledger.pausedSlices(waiter.client);
-            if (paused) {
-                ledger.pause(waiter.client);
-            }
-            return new Wait(waiter, loan, paused);
+            return new Wait(waiter, loan);
         } finally {
             lock.unlock();
         }
@@ -504,16 +500,47 @@ public final class Dispatcher {
                 ledger.repay(wait.loan);
                 wait.waiter.loansOut.removeIf(loan -> loan == wait.loan);
             }
-            if (wait.paused && !wait.waiter.client.isRemoved()) {
-                ledger.resume(wait.waiter.client);
-            }
         } finally {
             lock.unlock();
         }
     }
 
-    /** A wait begun by {@link #beginWait}: its loan of tickets (null when none could be made) and its pause. */
-    public record Wait(Group waiter, Ticket loan, boolean paused) {}
+    /** A wait begun by {@link #beginWait}: its loan of tickets, null when none could be made. */
+    public record Wait(Group waiter, Ticket loan) {}
+
+    /**
+     * A worker's task waits in a managed block: one running slice of {@code group} no longer keeps
+     * it active (the paper's inactive tickets: a group with nothing to run but waits competes for
+     * nothing), so that its currency's other groups share its value meanwhile. The group is
+     * reconciled first: a slice that took its last task left it runnable, which would keep it
+     * active as well. False when the group has terminated or none of its slices is left to pause.
+     */
+    boolean pauseSlice(Group group) {
+        lock.lock();
+        try {
+            if (group.client.isRemoved() || ledger.slices(group.client) <= ledger.pausedSlices(group.client)) {
+                return false;
+            }
+            reconcile(group);
+            runnableCount = ledger.runnableCount();
+            ledger.pause(group.client);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends a pause begun by {@link #pauseSlice} that returned true. */
+    void resumeSlice(Group group) {
+        lock.lock();
+        try {
+            if (!group.client.isRemoved()) {
+                ledger.resume(group.client);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
 
     // ---- currencies and tickets (the public API's operations, under the lock) -------------------
 

@@ -340,7 +340,8 @@ public final class Engine {
     /**
      * On a worker or a spare: blocks in {@code blocker} while a spare stands in for the worker (on a
      * spare, for the worker it stands in for), and returns true. A spare's task is not charged for
-     * the time it blocks, nor is the worker's slice. Returns false without blocking on any other
+     * the time it blocks, nor is the worker's slice, and that slice does not keep its group active
+     * meanwhile (a group whose only work waits competes for nothing). Returns false without blocking on any other
      * thread, and, with {@code onlyWithSpare}, when no spare can stand in (S1); without it, blocks
      * anyway then. A task running on a spare that blocks needs another spare: without it, a task
      * that waits for a task of the pool (a join across groups, say) would wait for ever once every
@@ -372,13 +373,16 @@ public final class Engine {
         Worker worker = wt.worker;
         boolean clockRan = worker.pauseClock();
         SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
+        if (spare == null && onlyWithSpare) {
+            worker.resumeClock(clockRan);
+            return false;
+        }
+        Group paused = worker.pauseSliceActivity();
         try {
-            if (spare == null && onlyWithSpare) {
-                return false;
-            }
             blockUntilReleasable(blocker);
             return true;
         } finally {
+            worker.resumeSliceActivity(paused);
             if (spare != null) {
                 spare.release();
             }

@@ -130,6 +130,8 @@ final class Worker implements Runnable {
     private boolean inBurst;
     private long burstStart;
     private int sliceTasks;
+    /** True while a managed block of this worker has paused the slice in the ledger. */
+    private boolean slicePaused;
     private int clockCountdown = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;
@@ -308,6 +310,28 @@ final class Worker implements Runnable {
         boolean wasRunning = inBurst;
         closeBurst();
         return wasRunning;
+    }
+
+    /**
+     * Owner only, before a managed block: the open slice stops keeping its group active
+     * ({@link Dispatcher#pauseSlice}) until {@link #resumeSliceActivity}. Returns the paused group,
+     * or null when there was nothing to pause: no slice, or a block nested in a blocker that is
+     * itself blocking (the slice is paused once).
+     */
+    Group pauseSliceActivity() {
+        if (slice == null || slicePaused || !engine.dispatcher().pauseSlice(slice)) {
+            return null;
+        }
+        slicePaused = true;
+        return slice;
+    }
+
+    /** Ends the pause of {@link #pauseSliceActivity()}; {@code paused} is what it returned. */
+    void resumeSliceActivity(Group paused) {
+        if (paused != null) {
+            slicePaused = false;
+            engine.dispatcher().resumeSlice(paused);
+        }
     }
 
     /** Restarts the clock stopped by {@link #pauseClock()} if it ran then. */

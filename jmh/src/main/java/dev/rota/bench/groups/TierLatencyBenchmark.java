@@ -40,7 +40,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code Future.get}: a closed loop of one request at a time, from a thread outside the pool,
  *       as a request handler would use a tier. {@code Mode.SampleTime} times every request, so JMH
  *       reports the distribution (p50, p99, p99.9): submission, queueing, the wait for a worker, the
- *       task, and the wake-up of the waiting thread.</li>
+ *       task, and the wake-up of the waiting thread. Being a closed loop, it does not correct for
+ *       coordinated omission: while one request is delayed no other is sent, so the requests an
+ *       open stream would have sent during a stall, each of which would wait for part of it, are
+ *       missing from the distribution. The percentiles are those of a client that waits for each
+ *       reply before it sends the next request, and understate the tail that an open stream of gold
+ *       requests at the same rate would see.</li>
  *   <li>Silver is a steady stream in both loads: {@value #SILVER_PER_TICK} tasks of
  *       {@value #SILVER_MICROS} µs per {@value Feeder#TICK_MICROS} µs tick, about 10 % of two
  *       workers, from a thread of its own ({@link Feeder#steady}). It keeps the pool from being idle

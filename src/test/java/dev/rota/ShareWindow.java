@@ -1,5 +1,6 @@
 package dev.rota;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.Dispatcher;
@@ -12,58 +13,110 @@ import java.util.Map;
  * of it is its entitlement within the error the policy's theory allows.
  *
  * <p>A window records every slice the pool charges to the groups named, through the dispatcher's
- * slice observer, so its sums are exact and its longest slice is that of the window itself. A
- * window in which one slice is so long that no bound could mean anything (the machine took the CPU
- * away from a worker for a good part of the window) is measured again, up to {@link #ATTEMPTS}
- * times.
+ * slice observer, so its sums are exact and its longest slice is that of the window itself.
  *
- * <p>Bounds, for a window with total charged time T, N slices of mean length m, the longest slice
- * charged L, W workers and k groups competing:
+ * <p>Bounds, for a window with total charged time T in N slices, the longest slice charged L, W
+ * workers and k groups competing:
  * <ul>
  *   <li>stride: at every instant two groups' charged times divided by their values differ by at
  *       most W·L / (the smaller value), since a group is picked only when its pass is least and at
  *       most W of its slices can be under way uncharged; a group's error is then at most k·W·L, and
  *       that of a window, the difference of two instants, twice as much;</li>
- *   <li>lottery: the slices a group wins are binomial (N, p); with slice lengths in [0, L] of mean
- *       m, its time has variance at most N·p·(1 − p)·m² + N·p·m·(L − m) (the second term bounds the
- *       spread of the lengths), and the test allows 5 standard deviations, plus the in-flight slices
- *       at both ends, 2·(W + 1)·L.</li>
+ *   <li>lottery: each of the N slices is won by a group with probability p, whatever its length
+ *       x<sub>i</sub> (every group here runs the same tasks), so the group's time less p·T,
+ *       Σ (won<sub>i</sub> − p)·x<sub>i</sub>, has mean 0 and variance p·(1 − p)·Σ x<sub>i</sub>²
+ *       over the slices measured (with equal slices, the binomial N·p·(1 − p) in quanta). The test
+ *       allows 5 standard deviations: by the normal approximation, which the tightness rule below
+ *       keeps valid (N·p ≥ 100·(1 − p) for equal slices), a correct policy fails one group's check
+ *       with probability below 6·10<sup>−7</sup>;</li>
+ *   <li>both: plus the slices in flight at either end of the window, 2·(W + 1)·L (a spare thread
+ *       may stand in for a worker that waits).</li>
  * </ul>
+ *
+ * <p>Tightness: a bound means something only where a wrong share would break it. A window is used
+ * only if every group's bound is at most half its entitlement ({@link #TIGHTNESS}), so that a group
+ * given less than half its share, or more than one and a half times it, fails, whatever the load
+ * did to the slices. A window that is not tight (the machine took the CPU away from a worker for a
+ * good part of it, making L long) is measured again, or, for a window that must begin at a change
+ * ({@link #measureFromNow}), lengthened, up to {@link #ATTEMPTS} times; the rule depends on the
+ * slices' count and lengths only, not on which group got them, so retrying selects no outcome.
  */
 final class ShareWindow {
     /** Windows measured before giving up on a machine too busy to measure anything. */
     static final int ATTEMPTS = 5;
-    /** A window must hold this many times its longest slice for its bound to mean something. */
-    static final int SLICES_PER_WINDOW = 20;
+    /** A window is tight when every group's bound is at most this part of its entitlement. */
+    static final double TIGHTNESS = 0.5;
+    /** Standard deviations the lottery bound allows. */
+    static final double SIGMAS = 5;
 
+    final SharePolicy policy;
     final List<String> names;
+    final double[] entitled;
     final long[] cpu;
     long slices;
     long total;
+    /** The sum of the squares of the slices' lengths, in ms² (a double: ns² would overflow a long). */
+    double squares;
     long longest;
     final int workers;
 
-    private ShareWindow(List<String> names, int workers) {
+    private ShareWindow(SharePolicy policy, List<String> names, double[] entitled, int workers) {
+        this.policy = policy;
         this.names = names;
+        this.entitled = entitled;
         this.cpu = new long[names.size()];
         this.workers = workers;
     }
 
-    /** Measures the slices charged to the groups {@code names} of {@code pool} over {@code millis}. */
-    static ShareWindow measure(RotaPool pool, List<String> names, long millis) throws InterruptedException {
+    /**
+     * Measures the slices charged to the groups named in {@code entitled} (each with its share of
+     * their total) of {@code pool}, run by {@code policy}, over {@code millis}: again, up to
+     * {@link #ATTEMPTS} windows, while the window is not tight.
+     */
+    static ShareWindow measure(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis)
+            throws InterruptedException {
+        return measure(pool, policy, entitled, millis, false);
+    }
+
+    /**
+     * As {@link #measure}, for a window that must begin now, at a change whose effect it checks: one
+     * that is not tight is not replaced by a later one (which would no longer see the change) but
+     * goes on recording, by {@code millis} at a time, up to {@link #ATTEMPTS} times {@code millis}.
+     */
+    static ShareWindow measureFromNow(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis)
+            throws InterruptedException {
+        return measure(pool, policy, entitled, millis, true);
+    }
+
+    private static ShareWindow measure(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis,
+                                       boolean extend) throws InterruptedException {
+        List<String> names = List.copyOf(entitled.keySet());
+        double[] shares = new double[names.size()];
+        double sum = 0;
+        for (int i = 0; i < shares.length; i++) {
+            shares[i] = entitled.get(names.get(i));
+            sum += shares[i];
+        }
+        assertEquals(1.0, sum, 1e-9, "entitlements must add up to 1: " + entitled);
+        Dispatcher dispatcher = pool.dispatcher();
         ShareWindow window = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            window = new ShareWindow(names, pool.workers());
-            ShareWindow recording = window;
-            Dispatcher dispatcher = pool.dispatcher();
-            dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
+            if (window == null || !extend) {
+                window = new ShareWindow(policy, names, shares, pool.workers());
+                ShareWindow recording = window;
+                dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
+            }
             Thread.sleep(millis);
-            dispatcher.observeSlices(null);
-            dispatcher.read(() -> null);                 // the lock orders the observer's writes before our reads
-            if (window.total > SLICES_PER_WINDOW * window.longest) {
-                return window;
+            if (!extend) {
+                dispatcher.observeSlices(null);
+            }
+            ShareWindow measured = window;
+            if (dispatcher.read(measured::tight)) {      // under the lock, which orders the observer's writes
+                break;
             }
         }
+        dispatcher.observeSlices(null);
+        dispatcher.read(() -> null);                     // the observer's last writes before our reads
         return window;
     }
 
@@ -76,28 +129,41 @@ final class ShareWindow {
         cpu[i] += used;
         total += used;
         slices++;
+        squares += (used / 1e6) * (used / 1e6);
         longest = Math.max(longest, used);
     }
 
-    /** The largest error in charged time that {@code policy}'s theory allows a group with share {@code p}. */
-    double bound(SharePolicy policy, double p) {
+    /** The largest error in charged time that the policy's theory allows a group with share {@code p}. */
+    double bound(double p) {
         double inFlight = 2.0 * (workers + 1) * longest;
         if (policy == SharePolicy.STRIDE) {
             return 2.0 * names.size() * workers * longest + inFlight;
         }
-        double mean = (double) total / Math.max(1, slices);
-        double variance = slices * p * (1 - p) * mean * mean + slices * p * mean * Math.max(0, longest - mean);
-        return 5 * Math.sqrt(variance) + inFlight;
+        double variance = p * (1 - p) * squares;         // in ms²
+        return SIGMAS * Math.sqrt(variance) * 1e6 + inFlight;
+    }
+
+    /** True when every group's bound is at most {@link #TIGHTNESS} of its entitlement (see the class comment). */
+    boolean tight() {
+        if (total <= 0) {
+            return false;
+        }
+        for (double p : entitled) {
+            if (bound(p) > TIGHTNESS * p * total) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Asserts every group's charged time is its share of the total within the bound. */
-    void assertShares(SharePolicy policy, Map<String, Double> expected, String what) {
+    void assertShares(String what) {
         List<String> report = new ArrayList<>();
         boolean ok = true;
         for (int i = 0; i < names.size(); i++) {
-            double p = expected.get(names.get(i));
+            double p = entitled[i];
             double want = total * p;
-            double allowed = bound(policy, p);
+            double allowed = bound(p);
             boolean within = Math.abs(cpu[i] - want) <= allowed;
             ok &= within;
             report.add(String.format("%s: %.1f ms, entitled %.1f ms ± %.1f ms%s", names.get(i), cpu[i] / 1e6,
@@ -105,8 +171,8 @@ final class ShareWindow {
         }
         String message = String.format("%s (%s): %.1f ms charged in %d slices, longest %.2f ms%n  %s", what, policy,
                 total / 1e6, slices, longest / 1e6, String.join("\n  ", report));
-        assertTrue(total > SLICES_PER_WINDOW * longest,
-                "the machine was too busy in " + ATTEMPTS + " windows for a bound to mean anything: " + message);
+        assertTrue(tight(), "the machine was too busy in " + ATTEMPTS + " windows for a bound to mean anything"
+                + " (a bound above " + TIGHTNESS + " of an entitlement): " + message);
         assertTrue(ok, message);
     }
 

@@ -4,5 +4,6 @@
  */
 module dev.rota {
     requires org.jctools.core;
+    requires java.management;                            // a spare's tasks are charged its thread's CPU time
     exports dev.rota;
 }

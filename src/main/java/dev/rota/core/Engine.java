@@ -422,7 +422,7 @@ public final class Engine {
         spare.running.enter(group);
         spare.group = group;
         spare.blockedNanos = 0;
-        long start = System.nanoTime();
+        long start = ThreadCpuClock.now();
         try {
             task.run();
         } catch (Throwable failure) {
@@ -431,7 +431,9 @@ public final class Engine {
             spare.group = null;
             spare.running.exit(group);
         }
-        long used = Math.max(0, System.nanoTime() - start - spare.blockedNanos); // blocked: no CPU time
+        long elapsed = ThreadCpuClock.now() - start;
+        // CPU time is what the task used, with no blocked time in it; the wall clock needs it taken out.
+        long used = Math.max(0, ThreadCpuClock.measuresCpu() ? elapsed : elapsed - spare.blockedNanos);
         group.countSpareCompleted();
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);

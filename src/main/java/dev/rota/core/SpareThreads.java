@@ -134,7 +134,7 @@ final class SpareThreads {
         final RunningGroup running = new RunningGroup();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
-        /** Time the task running now spent blocked in managed blocks, not charged; this spare's thread only. */
+        /** Time the task running now spent blocked in managed blocks, not charged where only the wall clock is read ({@link ThreadCpuClock}); this spare's thread only. */
         long blockedNanos;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
         int helpDepth;

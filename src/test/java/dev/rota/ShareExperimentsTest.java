@@ -89,7 +89,7 @@ class ShareExperimentsTest {
     /**
      * Load insulation (figure 9): currencies A and B funded equally; A's groups hold 100.A and 200.A,
      * B's 100.B and 200.B. A third B group of 300.B that starts halfway dilutes B's groups only:
-     * A:B stays 1:1.
+     * A:B stays 1:1, from the moment it starts (the second window begins with it).
      */
     @ParameterizedTest
     @EnumSource(SharePolicy.class)
@@ -107,8 +107,7 @@ class ShareExperimentsTest {
                     window(policy, 1200)).assertShares("before 300.B");
 
             load.add(Backlog.start(currencyB.newGroup("b300", 300), IN_FLIGHT, TASK_NANOS));
-            Thread.sleep(50);
-            ShareWindow after = ShareWindow.measure(pool, policy, Map.of("a100", 1 / 6.0, "a200", 2 / 6.0,
+            ShareWindow after = ShareWindow.measureFromNow(pool, policy, Map.of("a100", 1 / 6.0, "a200", 2 / 6.0,
                     "b100", 1 / 12.0, "b200", 2 / 12.0, "b300", 3 / 12.0), window(policy, 1200));
             load.forEach(Backlog::stop);
             after.assertShares("after 300.B");
@@ -152,7 +151,7 @@ class ShareExperimentsTest {
             TaskGroup server = pool.group("server", 10);
             TaskGroup other = pool.group("other", 100);
             TaskGroup client = pool.group("client", 300);
-            int count = 200_000;                         // 4 s of work: more than the windows can take
+            int count = 300_000;                         // 6 s of work: more than the windows can take
             server.setQueueCapacity(count);
             Backlog competitor = Backlog.start(other, IN_FLIGHT, TASK_NANOS);
             AtomicBoolean waiting = new AtomicBoolean();
@@ -177,7 +176,7 @@ class ShareExperimentsTest {
             }
             Thread.sleep(100);
             double p = 310 / 410.0;
-            ShareWindow window = ShareWindow.measure(pool, policy, Map.of("server", p, "other", 1 - p), 300);
+            ShareWindow window = ShareWindow.measure(pool, policy, Map.of("server", p, "other", 1 - p), 600);
             assertTrue(server.stats().queuedTasks() > 0, "the window must end while the client still waits");
             measured.set(true);
             window.assertShares("client waiting on server");

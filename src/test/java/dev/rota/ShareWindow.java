@@ -30,7 +30,15 @@ import java.util.Map;
  *       keeps valid (N·p ≥ 100·(1 − p) for equal slices), a correct policy fails one group's check
  *       with probability below 6·10<sup>−7</sup>;</li>
  *   <li>both: plus the slices in flight at either end of the window, 2·(W + 1)·L (a spare thread
- *       may stand in for a worker that waits).</li>
+ *       may stand in for a worker that waits). A slice under way at the end is charged after the
+ *       window, so L cannot show it: the window checks instead that the workers' time it did not
+ *       charge, W times its length less the time T<sub>all</sub> charged to every group of the
+ *       pool (named or not), is at most (W + 1)·L<sub>all</sub> plus 1 % for queues and 2 µs per
+ *       slice for its pick, where L<sub>all</sub> is the longest slice of any group. A worker the machine took away for
+ *       long, or one that idled while its group had work, leaves more uncharged. The other way,
+ *       T<sub>all</sub> may exceed the workers' time only by the parts before the window of the
+ *       slices under way at its start, at most (W + 1)·L<sub>all</sub>: more means the pool charged
+ *       more time than its CPUs had, and the shares of T are not shares of the CPUs.</li>
  * </ul>
  *
  * <p>Tightness: a bound means something only where a wrong share would break it. A window is used
@@ -46,6 +54,15 @@ final class ShareWindow {
     static final int ATTEMPTS = 5;
     /** A window is tight when every group's bound is at most this part of its entitlement. */
     static final double TIGHTNESS = 0.5;
+    /** The part of the workers' time that may go to queues and idle moments rather than to slices. */
+    static final double UNCHARGED_SLACK = 0.01;
+    /**
+     * Uncharged time allowed per slice charged: the pick before it, under the dispatcher's lock, and
+     * for a spare (which picks for every task) its wake-up. Two microseconds is more than a pick
+     * costs on the machines this runs on, and a window of quantum-long slices allows itself only a
+     * few tenths of a percent by it; one of 20 µs tasks run by spares, some 10 %.
+     */
+    static final long UNCHARGED_PER_SLICE_NANOS = 2_000;
     /** Standard deviations the lottery bound allows. */
     static final double SIGMAS = 5;
 
@@ -58,6 +75,14 @@ final class ShareWindow {
     /** The sum of the squares of the slices' lengths, in ms² (a double: ns² would overflow a long). */
     double squares;
     long longest;
+    /** Time charged to every group of the pool, named or not: the part of the workers' time accounted for. */
+    long chargedToAll;
+    /** Slices charged to any group. */
+    long slicesOfAll;
+    /** The longest slice charged to any group. */
+    long longestOfAll;
+    /** Wall-clock time the window recorded for. */
+    long wallNanos;
     final int workers;
 
     private ShareWindow(SharePolicy policy, List<String> names, double[] entitled, int workers) {
@@ -106,10 +131,12 @@ final class ShareWindow {
                 ShareWindow recording = window;
                 dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
             }
+            long start = System.nanoTime();
             Thread.sleep(millis);
             if (!extend) {
                 dispatcher.observeSlices(null);
             }
+            window.wallNanos += System.nanoTime() - start;
             ShareWindow measured = window;
             if (dispatcher.read(measured::tight)) {      // under the lock, which orders the observer's writes
                 break;
@@ -122,6 +149,9 @@ final class ShareWindow {
 
     /** Under the dispatcher's lock. */
     private void record(String name, long used) {
+        chargedToAll += used;
+        slicesOfAll++;
+        longestOfAll = Math.max(longestOfAll, used);
         int i = names.indexOf(name);
         if (i < 0) {
             return;
@@ -143,9 +173,30 @@ final class ShareWindow {
         return SIGMAS * Math.sqrt(variance) * 1e6 + inFlight;
     }
 
-    /** True when every group's bound is at most {@link #TIGHTNESS} of its entitlement (see the class comment). */
+    /**
+     * The workers' time in the window that no slice charged in it accounts for: mostly a slice still
+     * under way at its end, whose length the bounds take to be at most L.
+     */
+    long uncharged() {
+        return workers * wallNanos - chargedToAll;
+    }
+
+    /** How far the charged time may exceed the workers' time in the window: the slices begun before it. */
+    private double overchargeSlack() {
+        return (workers + 1) * longestOfAll + UNCHARGED_SLACK * workers * wallNanos;
+    }
+
+    /** How far the charged time may fall short of the workers' time: a slice under way at the end, and picks. */
+    private double underchargeSlack() {
+        return overchargeSlack() + (double) UNCHARGED_PER_SLICE_NANOS * slicesOfAll;
+    }
+
+    /**
+     * True when every group's bound is at most {@link #TIGHTNESS} of its entitlement, and the slices
+     * under way at the end were no longer than the bounds assume (see the class comment).
+     */
     boolean tight() {
-        if (total <= 0) {
+        if (total <= 0 || uncharged() > underchargeSlack()) {
             return false;
         }
         for (double p : entitled) {
@@ -169,8 +220,12 @@ final class ShareWindow {
             report.add(String.format("%s: %.1f ms, entitled %.1f ms ± %.1f ms%s", names.get(i), cpu[i] / 1e6,
                     want / 1e6, allowed / 1e6, within ? "" : "  <-- outside"));
         }
-        String message = String.format("%s (%s): %.1f ms charged in %d slices, longest %.2f ms%n  %s", what, policy,
-                total / 1e6, slices, longest / 1e6, String.join("\n  ", report));
+        String message = String.format("%s (%s): %.1f ms charged in %d slices, longest %.2f ms, %.1f ms of the"
+                        + " workers' %.1f ms uncharged%n  %s", what, policy, total / 1e6, slices, longest / 1e6,
+                uncharged() / 1e6, workers * wallNanos / 1e6, String.join("\n  ", report));
+        assertTrue(-uncharged() <= overchargeSlack(), "the pool charged its groups more time than its " + workers
+                + " workers had in the window, beyond the slices begun before it: charged time is not the CPU time"
+                + " the groups used, so no share of it says how the CPUs were divided: " + message);
         assertTrue(tight(), "the machine was too busy in " + ATTEMPTS + " windows for a bound to mean anything"
                 + " (a bound above " + TIGHTNESS + " of an entitlement): " + message);
         assertTrue(ok, message);

@@ -52,8 +52,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       in the unloaded case, so that the two loads differ only by the flood.</li>
  *   <li>Bronze floods, with {@code load=overload} only: a thread of its own ({@link Feeder#backlog})
  *       keeps {@value #BRONZE_BACKLOG} tasks of {@value #BRONZE_MICROS} µs outstanding, topping them
- *       up every tick. That is 80 ms of work for two workers: the pool is saturated throughout, and a
- *       FIFO pool makes a new task wait behind the whole backlog. The backlog stays under Rota's
+ *       up every tick. That is 80 ms of CPU work, 40 ms of two workers' time: the pool is
+ *       saturated throughout, and a FIFO pool makes a new task wait behind the whole backlog. The backlog stays under Rota's
  *       default queue bound of 65,536 per group, so nothing is rejected. Both feeders are started in
  *       the trial's set-up, before JMH's warm-up, and stopped in its tear-down.</li>
  * </ul>

@@ -34,7 +34,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <p>Invariants, under the lock:
  * <ul>
  *   <li>D1: a group is runnable in the ledger exactly when {@link Group#runnable} is set; it is
- *       cleared only after {@link #reconcile} has published IDLE and found the group without work.</li>
+ *       cleared only after {@link #reconcile} has published IDLE and found the group without work,
+ *       or by {@link #maybeTerminate} for a group whose admission is closed and that holds no work,
+ *       so that no submitter can make it runnable again.</li>
  *   <li>D2: {@code byClient[c]} is the live group whose ledger entry has id c; a terminated group is
  *       removed from the ledger, from {@code byClient} and from {@link #groups()} together.</li>
  * </ul>

@@ -422,7 +422,8 @@ public final class Engine {
         spare.running.enter(group);
         spare.group = group;
         spare.blockedNanos = 0;
-        long start = ThreadCpuClock.now();
+        long wallStart = System.nanoTime();
+        long cpuStart = ThreadCpuClock.now();
         try {
             task.run();
         } catch (Throwable failure) {
@@ -431,9 +432,9 @@ public final class Engine {
             spare.group = null;
             spare.running.exit(group);
         }
-        long elapsed = ThreadCpuClock.now() - start;
+        long cpuEnd = ThreadCpuClock.now();
         // CPU time is what the task used, with no blocked time in it; the wall clock needs it taken out.
-        long used = Math.max(0, ThreadCpuClock.measuresCpu() ? elapsed : elapsed - spare.blockedNanos);
+        long used = ThreadCpuClock.used(cpuStart, cpuEnd, System.nanoTime() - wallStart, spare.blockedNanos);
         group.countSpareCompleted();
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);

@@ -373,18 +373,20 @@ public final class Engine {
         Worker worker = wt.worker;
         boolean clockRan = worker.pauseClock();
         SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
-        if (spare == null && onlyWithSpare) {
-            worker.resumeClock(clockRan);
-            return false;
-        }
-        Group paused = worker.pauseSliceActivity();
         try {
-            blockUntilReleasable(blocker);
-            return true;
+            if (spare == null && onlyWithSpare) {
+                return false;
+            }
+            Group paused = worker.pauseSliceActivity();
+            try {
+                blockUntilReleasable(blocker);
+                return true;
+            } finally {
+                worker.resumeSliceActivity(paused);
+            }
         } finally {
-            worker.resumeSliceActivity(paused);
             if (spare != null) {
-                spare.release();
+                spare.release();                         // whatever the pause did: a held spare never ends
             }
             worker.resumeClock(clockRan);
         }

@@ -40,9 +40,11 @@ import java.util.function.IntPredicate;
  *       group kept having work. A task taken before the change still runs here; tasks moved onto
  *       this worker's deque by then are stolen by the allowed workers.</li>
  *   <li>W6 (exit after shutdown): a worker that may not exit yet (E2) but finds nothing it may run
- *       parks as it would before shutdown; each worker that exits first wakes every parked one. The
- *       last of the tasks left is ended by a worker (run, or drained by shutdownNow, whose stopper
- *       wakes every worker), and that worker exits after it, so the last one to park is woken.</li>
+ *       parks as it would before shutdown; each worker that exits first wakes every parked one.
+ *       While a task is left, a worker its group allows is awake (it saw the task, or the offer
+ *       woke it, W3) or blocked under a spare that may run it; however the task ends (run by that
+ *       worker or a spare, or drained by a shutdownNow of its group), that worker then looks again,
+ *       finds that it may exit, and wakes the others. A pool's shutdownNow wakes every worker itself.</li>
  * </ul>
  */
 final class Worker implements Runnable {

@@ -1,5 +1,6 @@
 package dev.rota.core;
 
+import static dev.rota.core.Offers.assertAccepted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,9 +90,5 @@ class MaskChangeSliceTest {
 
     private static int workerIndex() {
         return Thread.currentThread() instanceof WorkerThread wt ? wt.worker.index : -1;
-    }
-
-    private static void assertAccepted(int offerResult) {
-        assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
     }
 }

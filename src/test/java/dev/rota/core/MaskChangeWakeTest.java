@@ -1,5 +1,6 @@
 package dev.rota.core;
 
+import static dev.rota.core.Offers.assertAccepted;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.affinity.NoAffinity;
@@ -70,9 +71,5 @@ class MaskChangeWakeTest {
             engine.shutdownNow();
             assertTrue(engine.awaitTermination(30, TimeUnit.SECONDS));
         }
-    }
-
-    private static void assertAccepted(int offerResult) {
-        assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
     }
 }

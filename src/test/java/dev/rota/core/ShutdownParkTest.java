@@ -1,5 +1,6 @@
 package dev.rota.core;
 
+import static dev.rota.core.Offers.assertAccepted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,9 +67,5 @@ class ShutdownParkTest {
             engine.shutdownNow();
             assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         }
-    }
-
-    private static void assertAccepted(int offerResult) {
-        assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rota.core;
 
+import static dev.rota.core.Offers.assertAccepted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,9 +94,5 @@ class SliceClockTest {
             engine.shutdownNow();
             assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         }
-    }
-
-    private static void assertAccepted(int offerResult) {
-        assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rota.core;
 
+import static dev.rota.core.Offers.assertAccepted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -114,9 +115,5 @@ class SparePickTest {
             engine.shutdownNow();
             assertTrue(engine.awaitTermination(30, TimeUnit.SECONDS));
         }
-    }
-
-    private static void assertAccepted(int offerResult) {
-        assertTrue(offerResult == Group.ACCEPTED, "offer refused: " + offerResult);
     }
 }

@@ -28,9 +28,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *
  * <p>Locking: one lock guards the ledger and the groups' scheduling fields; it is taken per slice,
  * never per task of a worker's slice, and never by a submitter. Spares take it per task (a pick
- * and a charge), and a managed block on a worker twice (its slice paused and resumed). Submitters queue activations lock-free (G2 in
- * {@link Group}); the next lock holder applies them. Idle workers read {@link #mayHaveWork()} and
- * {@link #version()}, published after every change, before they take the lock.
+ * and a charge), and a managed block on a worker twice (its slice paused and resumed). Submitters
+ * queue activations lock-free (G2 in {@link Group}); the next lock holder applies them. Idle
+ * workers read {@link #mayHaveWork()} and {@link #version()}, published after every change, before
+ * they take the lock.
  *
  * <p>Invariants, under the lock:
  * <ul>

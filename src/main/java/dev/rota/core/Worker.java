@@ -31,8 +31,9 @@ import java.util.function.IntPredicate;
  *       idle time. A slice whose group has run dry stays open while no other group has work, so
  *       that a group fed one task at a time costs no lock per task; it ends before parking.
  *       Before a dry slice ends for another group, the worker looks once more for its group's
- *       tasks in the inboxes of the {@link #DRY_LOOK_VICTIMS} nearest other workers. After the pool's stop, a task's join may finish the
- *       forks left on any of this worker's deques ({@link #helpOnce}); nothing is charged then.</li>
+ *       tasks in the inboxes of the {@link #DRY_LOOK_VICTIMS} nearest other workers. After the
+ *       pool's stop, a task's join may finish the forks left on any of this worker's deques
+ *       ({@link #helpOnce}); nothing is charged then.</li>
  *   <li>W5 (masks): a worker takes no task of a group whose mask excludes it, once it has read that
  *       mask: its next search ends a slice of the group, and a join there does not help. A slice is
  *       charged only for busy time, so without that check one fed a task at a time would stay open,

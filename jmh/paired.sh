@@ -10,6 +10,10 @@
 # the next, can catch them at different levels. A round here measures each pool for well under a
 # minute, back to back, and alternates their order from round to round, so a ratio compares pools
 # measured under the same conditions. Results: jmh/target/paired/BENCHMARK-N.json, then the tables.
+#
+# Rota and jmh/target/benchmarks.jar are built once, before the first round; every round runs that
+# jar. Rebuilding it per round would copy in whatever Rota snapshot the shared local Maven repository
+# holds at that moment, so that another checkout's install could change the build between rounds.
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
@@ -30,6 +34,7 @@ mkdir -p jmh/target/paired
 rm -f jmh/target/paired/"$bench"-*.json
 
 mvn -q -DskipTests install
+mvn -q -f jmh/pom.xml package
 files=()
 for round in $(seq 1 "$rounds"); do
     order=$pools
@@ -38,7 +43,8 @@ for round in $(seq 1 "$rounds"); do
     fi
     out="target/paired/$bench-$round.json"
     echo "round $round of $rounds: $order"
-    mvn -q -f jmh/pom.xml package exec:exec \
+    # validate selects the JDK 25 toolchain that exec:exec launches; no rebuild.
+    mvn -q -f jmh/pom.xml validate exec:exec \
         -Djmh.args="$bench -p pool=$order -f 1 $* -rf json -rff $out"
     files+=("jmh/$out")
 done

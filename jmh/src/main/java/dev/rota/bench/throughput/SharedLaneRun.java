@@ -16,6 +16,11 @@ import java.util.concurrent.atomic.LongAdder;
  *   java --enable-native-access=ALL-UNNAMED -cp jmh/target/benchmarks.jar \
  *       dev.rota.bench.throughput.SharedLaneRun same|apart [seconds]
  * </pre>
+ * with a JDK 25 {@code java}; or, through the toolchain as jmh/run.sh does, after building the jar:
+ * <pre>
+ *   mvn -q -f jmh/pom.xml validate exec:exec -Dbench.main=dev.rota.bench.throughput.SharedLaneRun \
+ *       -Djmh.args="same"
+ * </pre>
  */
 public final class SharedLaneRun {
     private static final int BATCH = 1000;

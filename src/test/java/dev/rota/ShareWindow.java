@@ -33,9 +33,10 @@ import java.util.Map;
  *       may stand in for a worker that waits). A slice under way at the end is charged after the
  *       window, so L cannot show it: the window checks instead that the workers' time it did not
  *       charge, W times its length less the time T<sub>all</sub> charged to every group of the
- *       pool (named or not), is at most (W + 1)·L<sub>all</sub> plus 1 % for queues and 2 µs per
- *       slice for its pick, where L<sub>all</sub> is the longest slice of any group. A worker the machine took away for
- *       long, or one that idled while its group had work, leaves more uncharged. The other way,
+ *       pool (named or not), is at most (W + 1)·L<sub>all</sub> plus 1 % for queues and 5 µs per
+ *       slice for its pick and hand-off, where L<sub>all</sub> is the longest slice of any group. A
+ *       worker the machine took away for long, or one that idled while its group had work, leaves
+ *       more uncharged. The other way,
  *       T<sub>all</sub> may exceed the workers' time only by the parts before the window of the
  *       slices under way at its start, at most (W + 1)·L<sub>all</sub>: more means the pool charged
  *       more time than its CPUs had, and the shares of T are not shares of the CPUs.</li>
@@ -58,11 +59,13 @@ final class ShareWindow {
     static final double UNCHARGED_SLACK = 0.01;
     /**
      * Uncharged time allowed per slice charged: the pick before it, under the dispatcher's lock, and
-     * for a spare (which picks for every task) its wake-up. Two microseconds is more than a pick
-     * costs on the machines this runs on, and a window of quantum-long slices allows itself only a
-     * few tenths of a percent by it; one of 20 µs tasks run by spares, some 10 %.
+     * for a spare, whose every task is a slice of its own, the hand-off around it: the waiting
+     * worker blocks and a spare is woken for each wait, a futex wake and a context switch or two of
+     * a few microseconds each. Windows of quantum-long slices allow themselves under 1 % by it; the
+     * ticket-transfer window, of 20 µs tasks run by spares, left 5–9 % of the workers' time
+     * uncharged and is allowed some 20 %.
      */
-    static final long UNCHARGED_PER_SLICE_NANOS = 2_000;
+    static final long UNCHARGED_PER_SLICE_NANOS = 5_000;
     /** Standard deviations the lottery bound allows. */
     static final double SIGMAS = 5;
 

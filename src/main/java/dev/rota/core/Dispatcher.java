@@ -5,6 +5,7 @@ import dev.rota.share.CurrencyNode;
 import dev.rota.share.ShareLedger;
 import dev.rota.share.ShareScheduler;
 import dev.rota.share.Ticket;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,11 +42,17 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *       so that no submitter can make it runnable again.</li>
  *   <li>D2: {@code byClient[c]} is the live group whose ledger entry has id c; a terminated group is
  *       removed from the ledger, from {@code byClient} and from {@link #groups()} together.</li>
+ *   <li>D3: for every worker w, {@code runnableFor(w)} is the number of runnable groups whose
+ *       {@link Group#countedMask} allows w; a group's counted mask is its mask as of the last time
+ *       the lock holder looked ({@link #maskChanged} brings it up to date).</li>
  * </ul>
  */
 public final class Dispatcher {
     /** Tries at the lock before a slice-boundary caller queues on it (see {@link #lockForSlice()}). */
     private static final int SLICE_LOCK_ATTEMPTS = 64;
+    /** Ints per cache line: each worker's runnable count sits on a line of its own. */
+    private static final int COUNT_STRIDE = 16;
+    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final Engine engine;
     private final ReentrantLock lock = new ReentrantLock();
@@ -56,6 +63,14 @@ public final class Dispatcher {
     /** Every live group; replaced whole under the lock, read without it. */
     private volatile Group[] groups = new Group[0];
     private volatile int runnableCount;
+    /**
+     * D3, published per worker: entry w at {@code (w + 1) * COUNT_STRIDE}, on a cache line of its
+     * own (the first line is padding, off the array's header), so that a change writes only the lines
+     * of the workers the group may run on, and a worker reading its own count at every dry search
+     * shares that line with nobody but the lock holder. Written under the lock (volatile, one writer
+     * at a time), read without it.
+     */
+    private final int[] runnableCounts;
     /** Raised whenever the set of groups a pick could return may have grown. */
     private volatile long version;
     /** Set by the pool's shutdown: no group may be created any more. */
@@ -93,6 +108,7 @@ public final class Dispatcher {
         this.engine = engine;
         this.ledger = new ShareLedger(new dev.rota.share.CurrencyGraph(), scheduler);
         this.quantumNanos = quantumNanos;
+        this.runnableCounts = new int[(engine.workerCount() + 2) * COUNT_STRIDE];
     }
 
     public long quantumNanos() {
@@ -115,9 +131,14 @@ public final class Dispatcher {
         return runnableCount > 0 || activationsPending();
     }
 
-    /** True when a group other than {@code current} is runnable or may become so. */
-    boolean othersMayHaveWork(Group current) {
-        return runnableCount > (current.runnable ? 1 : 0) || activationsPending();
+    /**
+     * True when a group other than {@code current} that {@code worker} may serve is runnable, or a
+     * group may become runnable (an activation is queued). A hint read without the lock: a worker
+     * that keeps a dry slice on a stale answer ends it before it parks, and looks again then.
+     */
+    boolean othersMayHaveWork(Group current, int worker) {
+        int counted = current.runnable && current.allows(worker) ? 1 : 0;
+        return (int) COUNT.getVolatile(runnableCounts, countIndex(worker)) > counted || activationsPending();
     }
 
     long version() {
@@ -306,8 +327,34 @@ public final class Dispatcher {
             ledger.setRunnable(group.client, runnable);
             group.runnable = runnable;
             if (runnable) {
+                group.countedMask = group.mask;
+                countRunnable(group.countedMask, 1);
                 version++;
+            } else {
+                countRunnable(group.countedMask, -1);
             }
+        }
+    }
+
+    /** D3: adds {@code delta} to the runnable count of every worker {@code mask} allows. */
+    private void countRunnable(WorkerMask mask, int delta) {
+        for (int w : mask.workers()) {
+            int at = countIndex(w);
+            COUNT.setVolatile(runnableCounts, at, (int) COUNT.get(runnableCounts, at) + delta);
+        }
+    }
+
+    private static int countIndex(int worker) {
+        return (worker + 1) * COUNT_STRIDE;
+    }
+
+    /** The runnable count of {@code worker} (D3), read under the lock; for the tests of it. */
+    int runnableFor(int worker) {
+        lock.lock();
+        try {
+            return (int) COUNT.get(runnableCounts, countIndex(worker));
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -356,6 +403,11 @@ public final class Dispatcher {
         try {
             if (!group.client.isRemoved()) {              // a terminated group has left the ledger
                 ledger.forgiveCredit(group.client);
+            }
+            if (group.runnable && group.countedMask != group.mask) {   // D3
+                countRunnable(group.countedMask, -1);
+                group.countedMask = group.mask;
+                countRunnable(group.countedMask, 1);
             }
             version++;
         } finally {
@@ -441,10 +493,7 @@ public final class Dispatcher {
                 || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0) {
             return;
         }
-        if (group.runnable) {
-            ledger.setRunnable(group.client, false);
-            group.runnable = false;
-        }
+        setRunnable(group, false);
         for (Ticket loan : group.loansOut) {
             ledger.repay(loan);                          // a terminated group lends nothing any more
         }

@@ -70,6 +70,12 @@ public final class Group extends GroupActivationFields {
     int spareTurns;
     /** Loans of this group's tickets not yet repaid (waits and {@code lendTo}); under the dispatcher's lock. */
     final List<Ticket> loansOut = new ArrayList<>();
+    /**
+     * The mask this group is counted under in the dispatcher's runnable counts per worker (D3) while
+     * it is runnable; under the dispatcher's lock. It trails {@link #mask} from a mask change until
+     * the dispatcher hears of it.
+     */
+    WorkerMask countedMask;
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
 

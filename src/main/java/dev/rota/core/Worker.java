@@ -28,8 +28,10 @@ import java.util.function.IntPredicate;
  *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
- *       idle time. A slice whose group has run dry stays open while no other group has work, so
- *       that a group fed one task at a time costs no lock per task; it ends before parking.
+ *       idle time. A slice whose group has run dry stays open while no other group that this
+ *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
+ *       task at a time costs no lock per task, even beside groups confined to other workers; it
+ *       ends before parking.
  *       Before a dry slice ends for another group, the worker looks once more for its group's
  *       tasks in the inboxes of the {@link #DRY_LOOK_VICTIMS} nearest other workers. After the
  *       pool's stop, a task's join may finish the forks left on any of this worker's deques
@@ -229,8 +231,8 @@ final class Worker implements Runnable {
                 if (task != null) {
                     return task;
                 }
-                if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice)) {
-                    return null;                         // W4: keep the dry slice while nobody else has work
+                if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice, index)) {
+                    return null;                         // W4: keep the dry slice while no group it may serve has work
                 }
                 task = lastLookInInboxes();             // the group may still wait in other inboxes
                 if (task != null) {

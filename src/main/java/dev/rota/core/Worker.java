@@ -37,11 +37,12 @@ import java.util.function.IntPredicate;
  *       pool's stop, a task's join may finish the forks left on any of this worker's deques
  *       ({@link #helpOnce}); nothing is charged then.</li>
  *   <li>W5 (masks): a worker takes no task of a group whose mask excludes it, once it has read that
- *       mask: its next search ends a slice of the group, and a join there does not help. A slice is
- *       charged only for busy time, so without that check one fed a task at a time would stay open,
- *       taking the group's tasks from the lanes of the workers it was moved to, for as long as the
- *       group kept having work. A task taken before the change still runs here; tasks moved onto
- *       this worker's deque by then are stolen by the allowed workers.</li>
+ *       mask: its next search ends a slice of the group, and a join there neither helps nor takes
+ *       back its own fork. A slice is charged only for busy time, so without that check one fed a
+ *       task at a time would stay open, taking the group's tasks from the lanes of the workers it
+ *       was moved to, for as long as the group kept having work. A task taken before the change
+ *       still runs here; tasks moved onto this worker's deque by then, and forks it pushes there,
+ *       are stolen by the allowed workers.</li>
  *   <li>W6 (exit after shutdown): a worker that may not exit yet (E2) but finds nothing it may run
  *       parks as it would before shutdown; each worker that exits first wakes every parked one.
  *       While a task is left, a worker its group allows is awake (it saw the task, or the offer
@@ -544,10 +545,14 @@ final class Worker implements Runnable {
         return helpDepth >= WorkerContext.MAX_HELP_DEPTH && !engine.isStopping();
     }
 
-    /** Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to be joined). */
+    /**
+     * Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to
+     * be joined), unless the group's mask excludes this worker (W5): the fork then waits for a worker
+     * the mask allows, which its push or the mask change woke.
+     */
     boolean tryUnpush(Runnable task) {
         Lane lane = currentLane != null ? currentLane : sliceLane;
-        return lane != null && lane.deque.tryUnpush(task);
+        return lane != null && lane.group.allows(index) && lane.deque.tryUnpush(task);
     }
 
     /** Owner only: pushes a forked task on this worker's deque of the forking task's group. */

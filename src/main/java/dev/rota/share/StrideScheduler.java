@@ -84,10 +84,14 @@ public final class StrideScheduler implements ShareScheduler {
      *   saturating a single charge there: after MAX_LAG / stride quanta, at least 2^21 for the
      *   largest value (stride <= 2^40), 2^5 for a clamped stride. A rescale clamps the same way a lag
      *   worth more than MAX_LAG / newStride of the client's own quanta.
-     *   globalPass only moves forward. When charges go to picked clients, the least pass advances at
+     *   globalPass only moves forward. When charges go to the client of least pass, it advances at
      *   least as fast as globalPass (its stride is at least the global stride, as its worth is part
-     *   of the sum of worths; rounding costs at most one unit per charge), so no pass falls more than
-     *   MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
+     *   of the sum of worths; rounding costs at most one unit per charge). A pick among eligible
+     *   clients passes over clients that may not run on that worker (a CPU mask), and they fall
+     *   behind globalPass for as long as that lasts, without bound; so after moving globalPass a
+     *   charge raises every pass more than MAX_LAG behind it to MAX_LAG behind (credit saturates as
+     *   debt does; a client that may run nowhere costs O(log n) a charge), and no pass falls more
+     *   than MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
      *   every client's pass until the differences wrapped around. The global stride is at most 2^40
      *   (the sum is at least the largest scaled value, 2^0).
@@ -269,6 +273,7 @@ public final class StrideScheduler implements ShareScheduler {
                 globalCarry = MulDiv.remainder(globalStride, usedNanos, globalCarry, quantumNanos, q);
             }
             globalPass += q;
+            saturateCredit();
         }
         if (chargesBelowWindow >= 0 && ++chargesBelowWindow >= LOW_PATIENCE) {
             keepInWindow(true);                          // the largest stayed below the window: rescale now
@@ -392,6 +397,17 @@ public final class StrideScheduler implements ShareScheduler {
         addToTotal(-worth[client]);
         countOut(value[client]);
         keepInWindow(false);                             // the largest may have left: the rest rescale, later
+    }
+
+    /**
+     * Raises every pass more than MAX_LAG behind the global pass to MAX_LAG behind it: a client
+     * passed over by picks it may not take builds no more credit than that (see "Lags are
+     * bounded"). The least pass is checked in O(1); each client raised costs O(log n).
+     */
+    private void saturateCredit() {
+        while (heap.size() > 0 && heap.pass(heap.peek()) - globalPass < -MAX_LAG) {
+            heap.update(heap.peek(), globalPass - MAX_LAG);
+        }
     }
 
     /** Gives a competing client its value's stride at this shift; it keeps its place in its own quanta. */

@@ -195,6 +195,31 @@ class StrideSchedulerTest {
         assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
     }
 
+    /**
+     * A client that may not run where the others are picked (its CPU mask) falls behind the global
+     * pass for as long as that lasts. Its credit saturates at MAX_LAG, as debt does, rather than
+     * growing until the difference of passes wraps around and the client looks far ahead of
+     * everyone: it would then lose every pick, and forgiving would not bring it back. Slices of
+     * 1,024 quanta get there in a few thousand charges; quanta of one at a time, for clients worth
+     * one base unit each, in 2^24 (under five hours at 1 ms).
+     */
+    @Test
+    void shouldBoundTheCreditOfAClientThatCannotBePicked() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        for (int i = 1; i <= 20_000; i++) {               // the global pass moves by 2^49 a charge: 2^63 in 2^14
+            stride.charge(stride.pick(client -> client == 0), 1024 * QUANTUM, QUANTUM);
+            long remain = stride.remain(1);
+            assertTrue(remain >= -StrideScheduler.MAX_LAG && remain < 0, () -> "credit of client 1: " + remain);
+        }
+        assertEquals(1, stride.pick(), "client 1, furthest behind, runs first where it may");
+
+        stride.forgiveCredit(1);
+        assertEquals(stride.pass(0), stride.pass(1), "level with the other client, no longer behind it");
+        assertClientOneGetsHalfOfEveryPrefix(stride, 1_000);
+    }
+
     @Test
     void shouldKeepDebtAndIgnoreUnknownClientsWhenForgiving() {
         StrideScheduler stride = new StrideScheduler();

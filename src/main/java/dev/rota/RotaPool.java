@@ -21,6 +21,7 @@ import dev.rota.schedule.DueTaskSink;
 import java.time.Duration;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -169,6 +170,20 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     public <T> RotaTask<T> submit(RotaTask<T> task) {
         execute(task);
         return task;
+    }
+
+    /**
+     * As {@code ForkJoinPool.submit(Runnable)}: a {@link RotaTask} (a {@code Runnable} too, so an
+     * {@code ExecutorService} reference picks this method) is submitted as itself and returned, not
+     * wrapped, so that its future reports what {@code compute()} threw and {@link #shutdownNow()}
+     * cancels it; any other task is wrapped as usual.
+     */
+    @Override
+    public Future<?> submit(Runnable task) {
+        if (task instanceof RotaTask<?> forked) {
+            return submit(forked);
+        }
+        return super.submit(task);
     }
 
     // ---- ExecutorService ------------------------------------------------------------------------

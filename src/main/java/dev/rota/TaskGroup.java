@@ -179,6 +179,15 @@ public final class TaskGroup extends AbstractExecutorService {
         return task;
     }
 
+    /** As {@link RotaPool#submit(Runnable)}: a {@link RotaTask} is submitted as itself and returned. */
+    @Override
+    public Future<?> submit(Runnable task) {
+        if (task instanceof RotaTask<?> forked) {
+            return submit(forked);
+        }
+        return super.submit(task);
+    }
+
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
         return new GroupFuture<>(runnable, value, core);

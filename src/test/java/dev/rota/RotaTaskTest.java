@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -259,6 +261,54 @@ class RotaTaskTest {
         List<Runnable> returned = one.shutdownNow();
         assertTrue(returned.contains(queued));
         assertTrue(queued.isCancelled());
+        assertThrows(CancellationException.class, queued::join);
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
+     * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
+     * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
+     * ForkJoinTask it is given, so that its get() reports what compute() threw.
+     */
+    @Test
+    void submitAsARunnableReturnsTheTaskItselfAndReportsItsException() throws Exception {
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw new UnsupportedOperationException("nope");
+            }
+        }
+        TaskGroup group = pool.group("submitters", 100);
+        for (ExecutorService executor : List.of(pool, group, group.submitOnly())) {
+            RotaTask<Integer> task = new Failing();
+            Future<?> future = executor.submit((Runnable) task);
+            assertSame(task, future, "submit through " + executor);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(UnsupportedOperationException.class, e.getCause());
+        }
+    }
+
+    /** A task submitted as a Runnable is among those shutdownNow cancels, so its joiner is answered. */
+    @Test
+    void shutdownNowCancelsATaskSubmittedAsARunnable() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        RotaPool one = RotaPool.builder().workers(1).build();
+        one.execute(() -> {
+            inside.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(inside.await(30, TimeUnit.SECONDS));
+        RotaTask<Long> queued = new Fib(10);
+        ExecutorService executor = one;
+        executor.submit(queued);
+        List<Runnable> returned = one.shutdownNow();
+        assertTrue(returned.contains(queued), "returned " + returned);
+        assertTrue(queued.isCancelled(), "a joiner of " + queued + " would wait for ever");
         assertThrows(CancellationException.class, queued::join);
         assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
     }

@@ -28,7 +28,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
-import java.util.concurrent.RunnableScheduledFuture;
 import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -249,10 +248,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         for (Runnable task : engine.shutdownNow()) {
             if (task instanceof RotaTask<?> forked) {
                 forked.cancel(false);                    // its joiner must not wait for ever
-            } else if (task instanceof RunnableScheduledFuture<?> due) {
+            } else if (scheduler.owns(task)) {
                 // A delayed task that came due: its future completes. A periodic one that ran
                 // before is not returned, as the scheduler does not return it from its heap.
-                due.cancel(false);
+                // Another pool's or a user's RunnableScheduledFuture is returned as it is.
+                ((Future<?>) task).cancel(false);
                 if (scheduler.hasStarted(task)) {
                     continue;
                 }

@@ -2,6 +2,7 @@ package dev.rota;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -102,6 +106,54 @@ class DueTasksAtShutdownNowTest {
                 pool.shutdownNow();
                 Liveness.awaitTermination(pool);
             }
+        }
+    }
+
+    /**
+     * shutdownNow() cancels the pool's own delayed tasks, and no other task: a RunnableScheduledFuture
+     * that a user (or another scheduler) executed on the pool comes back as ThreadPoolExecutor
+     * returns its tasks, not cancelled, so that the caller can still run it elsewhere.
+     */
+    @Test
+    void aRunnableScheduledFutureOfAnotherKindIsReturnedNotCancelled() throws Exception {
+        final class Foreign extends FutureTask<String> implements RunnableScheduledFuture<String> {
+            Foreign() {
+                super(() -> "ran elsewhere");
+            }
+
+            @Override
+            public boolean isPeriodic() {
+                return false;
+            }
+
+            @Override
+            public long getDelay(TimeUnit unit) {
+                return 0;
+            }
+
+            @Override
+            public int compareTo(Delayed other) {
+                return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+            }
+        }
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            occupyTheOnlyWorker(pool, release);
+            Foreign foreign = new Foreign();
+            pool.execute(foreign);
+            awaitQueued(pool);
+
+            List<Runnable> returned = pool.shutdownNow();
+
+            assertEquals(1, returned.stream().filter(r -> r == foreign).count(), "returned once: " + returned);
+            assertFalse(foreign.isCancelled(), "shutdownNow cancelled a task that is not the pool's delayed task");
+            foreign.run();
+            assertEquals("ran elsewhere", foreign.get());
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
         }
     }
 

@@ -219,6 +219,15 @@ public final class DelayScheduler {
     }
 
     /**
+     * True when {@code task} is one of this scheduler's tasks: for a shutdownNow() of the pool, which
+     * cancels the delayed tasks it drains from its queues, but no other task, not even a
+     * {@link java.util.concurrent.RunnableScheduledFuture} of another kind that a user executed.
+     */
+    public boolean owns(Runnable task) {
+        return task instanceof ScheduledTask<?> scheduled && scheduled.belongsTo(this);
+    }
+
+    /**
      * True when {@code task} is one of this scheduler's tasks and a run of it has begun: for a
      * shutdownNow() of the pool, which returns a delayed task drained from its queues only if it
      * never started, as this scheduler's own {@link #shutdownNow()} does.

@@ -233,7 +233,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /**
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
      * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
-     * periodic task that has run is not returned.
+     * periodic task that has run is not returned, nor is a delayed task the user cancelled.
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -249,11 +249,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             if (task instanceof RotaTask<?> forked) {
                 forked.cancel(false);                    // its joiner must not wait for ever
             } else if (scheduler.owns(task)) {
-                // A delayed task that came due: its future completes. A periodic one that ran
-                // before is not returned, as the scheduler does not return it from its heap.
+                // A delayed task that came due: its future completes. Returned on the scheduler's
+                // terms for its heap: not a periodic one that ran before, nor one the user cancelled
+                // (cancel removes a task from the heap, but cannot take it out of this queue).
                 // Another pool's or a user's RunnableScheduledFuture is returned as it is.
-                ((Future<?>) task).cancel(false);
-                if (scheduler.hasStarted(task)) {
+                boolean started = scheduler.hasStarted(task);
+                if (!((Future<?>) task).cancel(false) || started) {
                     continue;
                 }
             }

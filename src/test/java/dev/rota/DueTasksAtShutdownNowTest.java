@@ -110,6 +110,36 @@ class DueTasksAtShutdownNowTest {
     }
 
     /**
+     * A delayed task the user cancelled is not returned by shutdownNow(), wherever it was when
+     * cancelled: in the timer's heap, which cancel() leaves at once, or come due and waiting in the
+     * pool's queue, which cancel() cannot leave. Which of the two it was depends only on timing.
+     */
+    @Test
+    void aDueTaskTheUserCancelledInTheQueueIsNotReturned() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            occupyTheOnlyWorker(pool, release);
+            AtomicInteger ran = new AtomicInteger();
+            ScheduledFuture<?> inTheHeap = pool.schedule(ran::incrementAndGet, 1, TimeUnit.HOURS);
+            ScheduledFuture<?> inTheQueue = pool.schedule(ran::incrementAndGet, 0, MILLISECONDS);
+            awaitQueued(pool);
+            assertTrue(inTheHeap.cancel(false));
+            assertTrue(inTheQueue.cancel(false));
+
+            List<Runnable> returned = pool.shutdownNow();
+
+            assertTrue(returned.stream().noneMatch(r -> r == inTheHeap), "from the timer's heap: " + returned);
+            assertTrue(returned.stream().noneMatch(r -> r == inTheQueue), "from the pool's queue: " + returned);
+            assertEquals(0, ran.get());
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
      * shutdownNow() cancels the pool's own delayed tasks, and no other task: a RunnableScheduledFuture
      * that a user (or another scheduler) executed on the pool comes back as ThreadPoolExecutor
      * returns its tasks, not cancelled, so that the caller can still run it elsewhere.

@@ -377,7 +377,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     // ---- Future -------------------------------------------------------------------------------
 
-    /** Cancels this task if it has not started or completed; {@code mayInterrupt} has no effect, as in ForkJoinTask. */
+    /**
+     * Cancels this task unless it has completed, as {@code ForkJoinTask.cancel} does: one not yet run
+     * never runs, and one whose {@code compute()} is running is cancelled too, its joiners answered at
+     * once with a {@link CancellationException} while that run goes on and its outcome is dropped.
+     * Returns whether the task is now cancelled. {@code mayInterruptIfRunning} has no effect, as in
+     * ForkJoinTask.
+     */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         if (STATUS.compareAndSet(this, PENDING, CANCELLED)) {

@@ -1,6 +1,7 @@
 package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
@@ -221,6 +223,44 @@ class RotaTaskTest {
         assertThrows(CancellationException.class, task::get);
         assertEquals(7, pool.submit(() -> 7).get(30, TimeUnit.SECONDS), "the pool ran on past it");
         assertEquals(0, runs.get());
+    }
+
+    /**
+     * cancel() of a task whose compute() is running succeeds, as ForkJoinTask's does: its joiners are
+     * answered at once, and the outcome of the run, when it ends, is dropped.
+     */
+    @Test
+    void cancelOfARunningTaskAnswersItsJoinersAndDropsItsOutcome() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CountDownLatch returned = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        class Slow extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                running.countDown();
+                try {
+                    finish.await();
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                    Thread.currentThread().interrupt();
+                } finally {
+                    returned.countDown();
+                }
+                return 42;
+            }
+        }
+        RotaTask<Integer> task = pool.submit(new Slow());
+        assertTrue(running.await(30, TimeUnit.SECONDS));
+        assertTrue(task.cancel(true), "a running task is cancelled");
+        assertTrue(task.isCancelled());
+        assertThrows(CancellationException.class, task::join);
+        assertThrows(CancellationException.class, () -> task.get(30, TimeUnit.SECONDS));
+        finish.countDown();
+        assertTrue(returned.await(30, TimeUnit.SECONDS));
+        assertFalse(interrupted.get(), "cancel(true) interrupted the run");
+        assertTrue(task.isCancelled(), "the run's result replaced the cancellation");
+        assertThrows(CancellationException.class, task::join);
     }
 
     @Test

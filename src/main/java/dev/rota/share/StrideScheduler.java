@@ -94,13 +94,15 @@ public final class StrideScheduler implements ShareScheduler {
      *   than MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
      *   every client's pass until the differences wrapped around. The global stride is at most 2^40
-     *   (the sum is at least the largest scaled value, 2^0).
+     *   while the largest competing value is inside the window (the sum is at least the largest
+     *   scaled value, 2^0); while a rescale waits on a largest value below it (LOW_PATIENCE charges
+     *   at most), it may be as long as MAX_STRIDE.
      *   A client that no longer competes may still be charged for a slice that ends after it left: its
      *   remain advances, the global pass does not, since that time went to nobody who competes (and a
      *   move of both would count the slice against the client twice when it rejoins). Any two passes
      *   thus differ by at most 2^62 < 2^63, and comparing passes by signed difference (PassHeap) stays
-     *   correct when the longs themselves wrap around, which globalPass does after 2^23 quanta or
-     *   more (global stride <= 2^40).
+     *   correct when the longs themselves wrap around, as globalPass does: after 2^23 quanta or more
+     *   at a global stride of 2^40, sooner while a rescale waits.
      *   The total of competing worths (totalValue) is a compensated (Neumaier) sum, so leaves and
      *   joins do not leave rounding residue in the global stride.
      *

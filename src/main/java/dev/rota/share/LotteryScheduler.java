@@ -40,7 +40,9 @@ public final class LotteryScheduler implements ShareScheduler {
      * A pick with an eligibility predicate makes one draw from the whole tree. deferred[client] is
      * the wins the client drew less those it got: positive, it is owed wins (listed in owedClients);
      * negative, it was advanced wins. If the drawn client is not eligible, it is owed one more (to
-     * MAX_DEFERRED at most). A pick where an owed client is eligible serves it instead of an eligible
+     * MAX_DEFERRED at most), unless no client is eligible: a pick that returns NONE is taken by
+     * nobody, so it owes nothing and changes nothing (a worker with no group it may serve would
+     * otherwise hand wins to groups drawn while it idles). A pick where an owed client is eligible serves it instead of an eligible
      * drawn client that is not owed itself, and its debt shrinks by one while the drawn client's
      * grows by one. Where no owed client is eligible, the pick is a draw among the eligible clients,
      * and its winner, served in place of a client now owed, is advanced one win (to MAX_DEFERRED at
@@ -162,7 +164,8 @@ public final class LotteryScheduler implements ShareScheduler {
      * eligible and nothing owed is, the pick is among the eligible clients, each with probability
      * its weight over their total: up to {@value #REDRAWS} draws from the whole tree, which have
      * exactly that distribution when they land on an eligible client, then an exact linear draw
-     * over the eligible slots, needed only when they hold little of the total.
+     * over the eligible slots, needed only when they hold little of the total. NONE, with nothing
+     * changed, when no competing client is eligible.
      */
     public int pick(RandomGenerator source, IntPredicate eligible) {
         if (competing == 0) {
@@ -181,13 +184,16 @@ public final class LotteryScheduler implements ShareScheduler {
             credit(drawn);                              // it gives its win up: owed it, or an advance repaid
             return payDeferred(owed);
         }
-        boolean counted = defer(slot);
         int owed = mostOwed(eligible);
         if (owed != NONE) {
+            defer(slot);
             return payDeferred(owed);
         }
         int winner = drawEligible(source, eligible);
-        if (counted && winner != NONE && deferred[winner] > -MAX_DEFERRED) {
+        if (winner == NONE) {
+            return NONE;                                // nobody took the pick, so nobody is owed it
+        }
+        if (defer(slot) && deferred[winner] > -MAX_DEFERRED) {
             deferred[winner]--;                         // an advance on the drawn client's win, repaid where it is paid
         }
         return winner;

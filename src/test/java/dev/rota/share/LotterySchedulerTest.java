@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -161,6 +162,44 @@ class LotterySchedulerTest {
         assertFalse(lottery.isCompeting(3));
         assertEquals(ShareScheduler.NONE, lottery.pick());
         assertEquals(0, lottery.totalWeight());
+    }
+
+    /**
+     * A pick for a worker that may serve none of the competing clients returns NONE and changes
+     * nothing: no client is owed a win that nobody took. So a scheduler that made such a pick picks
+     * afterwards exactly as one that did not, from the same random draws. A worker whose groups all
+     * run elsewhere picks NONE each time it looks for work; had those picks owed wins, its idle
+     * spells would hand the clients drawn extra quanta on their own workers.
+     *
+     * <p>Client 0 is worth almost all of the total while the idle worker picks, so the draw that
+     * worker makes lands on it; the values are then made equal in both schedulers. An owed win
+     * would show at once: client 0 paid in place of the first draw of client 1.
+     */
+    @Test
+    void shouldOweNothingForAPickNobodyTook() {
+        LotteryScheduler idled = lopsidedPair();
+        LotteryScheduler untouched = lopsidedPair();
+        assertEquals(ShareScheduler.NONE, idled.pick(new SplittableRandom(99), client -> false));
+        for (LotteryScheduler lottery : List.of(idled, untouched)) {
+            lottery.setValue(0, 1);
+            lottery.setValue(1, 1);
+        }
+        SplittableRandom first = new SplittableRandom(5);
+        SplittableRandom second = new SplittableRandom(5);
+        for (int i = 0; i < 1_000; i++) {
+            int picked = idled.pick(first, client -> true);
+            assertEquals(untouched.pick(second, client -> true), picked, "pick " + i);
+            idled.charge(picked, QUANTUM, QUANTUM);
+            untouched.charge(picked, QUANTUM, QUANTUM);
+        }
+    }
+
+    /** Clients 0 and 1, worth 10^6 and 1. */
+    private static LotteryScheduler lopsidedPair() {
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(0));
+        lottery.join(0, 1_000_000);
+        lottery.join(1, 1);
+        return lottery;
     }
 
     @Test

@@ -285,18 +285,7 @@ class RotaTaskTest {
 
     @Test
     void shutdownNowCancelsForkedTasksItReturns() throws Exception {
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
-        RotaPool one = RotaPool.builder().workers(1).build();
-        one.execute(() -> {
-            inside.countDown();
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertTrue(inside.await(30, TimeUnit.SECONDS));
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
         RotaTask<Long> queued = one.submit(new Fib(10));
         List<Runnable> returned = one.shutdownNow();
         assertTrue(returned.contains(queued));
@@ -331,6 +320,19 @@ class RotaTaskTest {
     /** A task submitted as a Runnable is among those shutdownNow cancels, so its joiner is answered. */
     @Test
     void shutdownNowCancelsATaskSubmittedAsARunnable() throws Exception {
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
+        RotaTask<Long> queued = new Fib(10);
+        ExecutorService executor = one;
+        executor.submit(queued);
+        List<Runnable> returned = one.shutdownNow();
+        assertTrue(returned.contains(queued), "returned " + returned);
+        assertTrue(queued.isCancelled(), "a joiner of " + queued + " would wait for ever");
+        assertThrows(CancellationException.class, queued::join);
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /** A pool of one worker, held by a task that only shutdownNow's interrupt ends: what is submitted waits. */
+    private static RotaPool oneWorkerHeldUntilShutdownNow() throws InterruptedException {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         RotaPool one = RotaPool.builder().workers(1).build();
@@ -343,14 +345,7 @@ class RotaTaskTest {
             }
         });
         assertTrue(inside.await(30, TimeUnit.SECONDS));
-        RotaTask<Long> queued = new Fib(10);
-        ExecutorService executor = one;
-        executor.submit(queued);
-        List<Runnable> returned = one.shutdownNow();
-        assertTrue(returned.contains(queued), "returned " + returned);
-        assertTrue(queued.isCancelled(), "a joiner of " + queued + " would wait for ever");
-        assertThrows(CancellationException.class, queued::join);
-        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+        return one;
     }
 
     /**

@@ -1,13 +1,12 @@
 package dev.rota.core;
 
 import static dev.rota.core.Offers.assertAccepted;
+import static dev.rota.core.WorkerOneHeld.workerIndex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.RotaTask;
-import dev.rota.affinity.NoAffinity;
 import dev.rota.contract.Liveness;
-import dev.rota.share.StrideScheduler;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * joins it (W5): the fork waits for a worker the mask allows. Without the check, the join popped
  * the fork and ran it in place, so a group confined to some CPUs ran on another one.
  *
- * <p>Two workers, a quantum of an hour. Worker 1 is held by a long task of another group, so the
+ * <p>Two workers ({@link WorkerOneHeld}): worker 1 is held by a long task of another group, so the
  * task under test runs on worker 0. It forks, moves its group to worker 1, and joins. The test
  * frees worker 1 only once the join has either finished (the fork ran in place: the failure) or
  * waits (its thread is parked), so that worker 1 cannot take the fork before the join has tried to
@@ -31,27 +30,8 @@ class MaskChangeJoinTest {
 
     @Test
     void aJoinOnAWorkerTheMaskExcludesLeavesItsForkToTheAllowedWorkers() throws Exception {
-        Engine engine = new Engine("mask-join", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS,
-                new StrideScheduler(), TimeUnit.HOURS.toNanos(1), 42);
-        engine.start();
-        CountDownLatch release = new CountDownLatch(1);
-        try {
-            Dispatcher dispatcher = engine.dispatcher();
-            Group busy = dispatcher.newGroup("busy", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            Group moved = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            busy.restrictTo(WorkerMask.of(2, 1));
-
-            CountDownLatch busyStarted = new CountDownLatch(1);
-            assertAccepted(busy.offer(() -> {
-                busyStarted.countDown();
-                try {
-                    release.await(Liveness.SECONDS, TimeUnit.SECONDS); // bounded, so that a failing run still ends
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-            Liveness.await(busyStarted, "the long task on worker 1");
+        try (WorkerOneHeld held = WorkerOneHeld.start("mask-join")) {
+            Group moved = held.newGroup("moved");
 
             AtomicReference<Thread> joiner = new AtomicReference<>();
             AtomicInteger joinerWorker = new AtomicInteger(-1);
@@ -79,24 +59,16 @@ class MaskChangeJoinTest {
                 Thread.onSpinWait();
             }
             assertTrue(joined.getCount() == 0 || parked(joiner.get()), "the join neither ended nor waited");
-            release.countDown();                          // worker 1 is free to take the fork now
+            held.release();                               // worker 1 is free to take the fork now
             Liveness.await(joined, "the join of the fork");
 
             assertEquals(0, joinerWorker.get(), "worker 1 is held, so worker 0 ran the joining task");
             assertEquals(1, forkWorker.get(), "the fork ran on a worker that its group's mask excludes");
-        } finally {
-            release.countDown();
-            engine.shutdownNow();
-            assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         }
     }
 
     private static boolean parked(Thread thread) {
         Thread.State state = thread.getState();
         return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
-    }
-
-    private static int workerIndex() {
-        return Thread.currentThread() instanceof WorkerThread wt ? wt.worker.index : -1;
     }
 }

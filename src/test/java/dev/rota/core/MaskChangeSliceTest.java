@@ -1,12 +1,11 @@
 package dev.rota.core;
 
 import static dev.rota.core.Offers.assertAccepted;
+import static dev.rota.core.WorkerOneHeld.workerIndex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.affinity.NoAffinity;
 import dev.rota.contract.Liveness;
-import dev.rota.share.StrideScheduler;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
  * A slice is charged only for busy time, so one fed a task at a time may stay open far longer than a
  * quantum of wall time, and with a long quantum it would never end while the group has work.
  *
- * <p>Two workers, a quantum of an hour. Worker 1 is held by a long task of another group. Worker 0
- * runs a task of the group under test that moves the group to worker 1 and queues more of its tasks
- * there (the only lane allowed). None of those may run on worker 0; worker 1 runs them once free.
+ * <p>Two workers, a quantum of an hour ({@link WorkerOneHeld}): worker 1 is held by a long task of
+ * another group. Worker 0 runs a task of the group under test that moves the group to worker 1 and
+ * queues more of its tasks there (the only lane allowed). None of those may run on worker 0; worker 1 runs them once free.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class MaskChangeSliceTest {
@@ -30,27 +29,9 @@ class MaskChangeSliceTest {
 
     @Test
     void aSliceOfAGroupMovedOffItsWorkerEndsBeforeItTakesAnotherTask() throws Exception {
-        Engine engine = new Engine("mask-slice", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS,
-                new StrideScheduler(), TimeUnit.HOURS.toNanos(1), 42);
-        engine.start();
-        CountDownLatch release = new CountDownLatch(1);
-        try {
-            Dispatcher dispatcher = engine.dispatcher();
-            Group busy = dispatcher.newGroup("busy", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            Group moved = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            busy.restrictTo(WorkerMask.of(2, 1));
-
-            CountDownLatch busyStarted = new CountDownLatch(1);
-            assertAccepted(busy.offer(() -> {
-                busyStarted.countDown();
-                try {
-                    release.await(Liveness.SECONDS, TimeUnit.SECONDS); // bounded, so that a failing run still ends
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-            Liveness.await(busyStarted, "the long task on worker 1");
+        try (WorkerOneHeld held = WorkerOneHeld.start("mask-slice")) {
+            Engine engine = held.engine;
+            Group moved = held.newGroup("moved");
 
             AtomicInteger ranOnWorker0 = new AtomicInteger();
             CountDownLatch done = new CountDownLatch(TASKS);
@@ -77,18 +58,10 @@ class MaskChangeSliceTest {
                 Thread.sleep(1);
             }
             assertTrue(engine.isParked(0), "worker 0 never parked");
-            release.countDown();
+            held.release();
             Liveness.await(done, "the moved group's tasks");
             assertEquals(0, ranOnWorker0.get(),
                     "tasks queued after the group was moved to worker 1 ran on worker 0");
-        } finally {
-            release.countDown();
-            engine.shutdownNow();
-            assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         }
-    }
-
-    private static int workerIndex() {
-        return Thread.currentThread() instanceof WorkerThread wt ? wt.worker.index : -1;
     }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * A blocking call made as one managed block, with ticket transfer to the group whose tasks it waits
  * for (see {@link TicketTransfer}): for the JDK's {@code invokeAny}, whose wait in an
- * {@link java.util.concurrent.ExecutorCompletionService} is a plain one. On a pool thread a spare
+ * {@link java.util.concurrent.ExecutorCompletionService} is a plain one, and for a group's
+ * {@code awaitTermination} (and so its {@code close()}). On a pool thread a spare
  * keeps the core busy meanwhile, so the tasks waited for can run even on a pool of one worker.
  *
  * @param <T> the call's result type
@@ -48,6 +49,15 @@ final class ManagedCall<T> implements ForkJoinPool.ManagedBlocker {
             return await(target, body);
         } catch (TimeoutException e) {
             throw new IllegalStateException("an untimed call timed out", e);
+        }
+    }
+
+    /** As {@link #await}, for a call that reports no outcome by exception: a wait for termination. */
+    static <T> T awaitInterruptibly(Group target, Body<T> body) throws InterruptedException {
+        try {
+            return await(target, body);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("a call without failures failed", e);
         }
     }
 

@@ -326,10 +326,18 @@ public final class TaskGroup extends AbstractExecutorService {
         return core.isTerminated();
     }
 
+    /**
+     * As {@link ExecutorService#awaitTermination}; from a task of this pool (another group's, say,
+     * that closes this one), the wait is a managed block that lends the caller's group's tickets to
+     * this group, so that this group's tasks run even on a pool of one worker.
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
-        return core.awaitTermination(timeout, unit);
+        if (core.isTerminated() || timeout <= 0) {
+            return core.awaitTermination(0, TimeUnit.NANOSECONDS); // only looks, and answers an interrupt
+        }
+        return ManagedCall.awaitInterruptibly(core, () -> core.awaitTermination(timeout, unit));
     }
 
     // ---- views and figures ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +75,43 @@ class WaitsInsideTasksTest {
                     .get(Liveness.SECONDS, SECONDS));
             assertEquals(42, pool.submit(() -> pool.schedule(() -> 42, 10, MILLISECONDS).get(Liveness.SECONDS, SECONDS))
                     .get(Liveness.SECONDS, SECONDS));
+        }
+    }
+
+    /**
+     * A group is an ExecutorService, so a task may make one and close it with try-with-resources, or
+     * shut it down and await its termination: that wait is for the pool's own work too. On a pool of
+     * one worker the group's tasks can only run while a spare stands in for the waiting worker.
+     */
+    @Test
+    void aGroupClosedOrAwaitedInsideATaskOfAnotherGroupOfAOneWorkerPoolTerminates() throws Exception {
+        RotaPool pool = onePool();
+        try {
+            TaskGroup control = pool.group("control", 100);
+            LongAdder ran = new LongAdder();
+            Future<Boolean> awaited = control.submit(() -> {
+                TaskGroup batch = pool.group("awaited", 100);
+                for (int i = 0; i < 3; i++) {
+                    batch.execute(ran::increment);
+                }
+                batch.shutdown();
+                return batch.awaitTermination(Liveness.SECONDS, SECONDS);
+            });
+            assertTrue(awaited.get(Liveness.SECONDS, SECONDS), "the awaited group terminated");
+            Future<Boolean> closed = control.submit(() -> {
+                TaskGroup batch = pool.group("closed", 100);
+                try (batch) {
+                    for (int i = 0; i < 3; i++) {
+                        batch.execute(ran::increment);
+                    }
+                }
+                return batch.isTerminated();
+            });
+            assertTrue(closed.get(Liveness.SECONDS, SECONDS), "close() returned once the group terminated");
+            assertEquals(6, ran.sum());
+        } finally {
+            pool.shutdownNow();                          // a close() left waiting is interrupted, and ends
+            Liveness.awaitTermination(pool);
         }
     }
 

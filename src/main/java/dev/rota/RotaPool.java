@@ -535,7 +535,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     @Override
     public String toString() {
-        return super.toString() + "[" + engine.stateName() + ", name = " + name + ", workers = " + workers()
+        // After shutdown() the engine runs on until the delayed one-shot tasks have come due; the
+        // pool is shutting down meanwhile, as isShutdown() says.
+        String state = shutdownRequested && !engine.isShutdown() ? "Shutting down" : engine.stateName();
+        return super.toString() + "[" + state + ", name = " + name + ", workers = " + workers()
                 + ", pinned = " + topology.pinned() + ", queued = " + queuedTasks()
                 + ", completed = " + completedTasks() + ", stolen = " + stolenTasks() + ", parks = " + parks() + "]";
     }

@@ -198,4 +198,19 @@ class RotaPoolTest {
         assertEquals(0, pool.queuedTasks());
         assertTrue(pool.toString().contains("Terminated"), pool.toString());
     }
+
+    /** After shutdown() a pool is shutting down, also while it waits for a delayed task to come due. */
+    @Test
+    void aPoolWaitingForADelayedTaskAfterShutdownSaysItIsShuttingDown() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).build();
+        try {
+            pool.schedule(() -> { }, 1, TimeUnit.HOURS);
+            pool.shutdown();
+            assertTrue(pool.isShutdown());
+            assertTrue(pool.toString().contains("Shutting down"), pool.toString());
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
 }

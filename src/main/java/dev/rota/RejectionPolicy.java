@@ -6,7 +6,9 @@ import java.util.concurrent.RejectedExecutionException;
  * What a {@link TaskGroup} does with a task submitted while its queue is full, as
  * {@link java.util.concurrent.RejectedExecutionHandler} does for a {@code ThreadPoolExecutor}.
  * A submission after the group or its pool shut down is always refused with a
- * {@link RejectedExecutionException}, whatever the policy.
+ * {@link RejectedExecutionException}, whatever the policy. A policy is called only for a full
+ * queue, but the group may shut down between that answer and the call: a policy that runs the
+ * task should look at {@link TaskGroup#isShutdown()} first, as {@link #CALLER_RUNS} does.
  */
 @FunctionalInterface
 public interface RejectionPolicy {
@@ -22,9 +24,16 @@ public interface RejectionPolicy {
     /**
      * Runs the task in the submitting thread, which slows the submitter down to the pace the group
      * is served at (back-pressure); the task's CPU time is then charged to whatever group that thread
-     * is running, if any.
+     * is running, if any. A group that shut down since its queue was found full refuses the task
+     * instead, with a {@link RejectedExecutionException}, as {@code ThreadPoolExecutor}'s
+     * {@code CallerRunsPolicy} does.
      */
-    RejectionPolicy CALLER_RUNS = (task, group) -> task.run();
+    RejectionPolicy CALLER_RUNS = (task, group) -> {
+        if (group.isShutdown()) {
+            throw new RejectedExecutionException(group + " is shut down: task rejected: " + task);
+        }
+        task.run();
+    };
 
     /**
      * Handles {@code task}, which {@code group} could not queue because its queue was full. It may

@@ -205,6 +205,22 @@ class TaskGroupTest {
         Liveness.awaitCondition(() -> small.stats().completedTasks() == 2, "the two queued tasks to run");
     }
 
+    /**
+     * A group may shut down between the full queue's answer and the policy's call: CALLER_RUNS then
+     * refuses the task as the shut-down group would, as ThreadPoolExecutor's CallerRunsPolicy does,
+     * rather than run a task submitted to a group that is shut down.
+     */
+    @Test
+    void callerRunsRefusesATaskOfAGroupShutDownMeanwhile() {
+        TaskGroup closed = pool.group("closed", 1);
+        closed.shutdown();
+        AtomicBoolean ran = new AtomicBoolean();
+        String message = assertThrows(RejectedExecutionException.class,
+                () -> RejectionPolicy.CALLER_RUNS.rejected(() -> ran.set(true), closed)).getMessage();
+        assertTrue(message.contains("closed") && message.contains("shut down"), message);
+        assertFalse(ran.get(), "the task of a shut-down group ran");
+    }
+
     @Test
     void aSubmitOnlyViewSubmitsAndNothingElse() throws Exception {
         TaskGroup tenant = pool.group("tenant", 10);

@@ -28,8 +28,9 @@ public final class Funding {
         return source;
     }
 
+    /** The tickets of {@link #source()} backing {@link #currency()}; 0 once withdrawn. */
     public long tickets() {
-        return pool.dispatcher().read(ticket::amount);
+        return pool.dispatcher().read(() -> ticket.isDetached() ? 0L : ticket.amount());
     }
 
     /**

@@ -306,6 +306,17 @@ public final class TaskGroup extends AbstractExecutorService {
     }
 
     /**
+     * As {@link ExecutorService#close()}: shuts this group down and waits for it to terminate.
+     *
+     * @throws UnsupportedOperationException for the pool's default group (see {@link #shutdown()})
+     */
+    @Override
+    public void close() {
+        refuseIfDefault("close");
+        super.close();
+    }
+
+    /**
      * Shutting the default group down alone would leave a pool that refuses every submission, runs
      * no due delayed task, and still says it is not shut down.
      */

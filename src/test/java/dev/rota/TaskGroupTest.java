@@ -91,6 +91,7 @@ class TaskGroupTest {
         extra.setTickets(7);
         assertEquals(7, extra.tickets());
         extra.withdraw();
+        assertEquals(0, extra.tickets(), "a withdrawn funding backs nothing");
         assertThrows(IllegalArgumentException.class, extra::withdraw);
     }
 
@@ -369,7 +370,8 @@ class TaskGroupTest {
         TaskGroup defaultGroup = pool.defaultGroup();
         assertThrows(UnsupportedOperationException.class, defaultGroup::shutdown);
         assertThrows(UnsupportedOperationException.class, defaultGroup::shutdownNow);
-        assertThrows(UnsupportedOperationException.class, defaultGroup::close);
+        assertTrue(assertThrows(UnsupportedOperationException.class, defaultGroup::close).getMessage()
+                .contains("cannot close alone"), "the message names the operation refused");
         assertThrows(UnsupportedOperationException.class, () -> RotaPool.commonPool().defaultGroup().shutdownNow());
         assertFalse(defaultGroup.isShutdown());
         assertEquals(2, pool.submit(() -> 2).get(Liveness.SECONDS, TimeUnit.SECONDS));

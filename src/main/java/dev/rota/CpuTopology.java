@@ -95,7 +95,10 @@ public final class CpuTopology {
         return new CpuTopology(cpus, List.of());
     }
 
-    /** The CPUs this process may use now, with their grouping as the kernel exposes it. */
+    /**
+     * The CPUs this process may use now, with their grouping as the kernel exposes it; the same from
+     * any thread, a pinned worker included ({@link Affinity#processCpus()}).
+     */
     public static CpuTopology current() {
         BitSet allowed = allowedNow();
         try {
@@ -112,14 +115,14 @@ public final class CpuTopology {
 
     private static BitSet allowedNow() {
         try {
-            BitSet allowed = Affinity.system().allowedCpus();
+            BitSet allowed = Affinity.system().processCpus();
             if (!allowed.isEmpty()) {
                 return allowed;
             }
         } catch (RuntimeException kernelRefused) {
             LOG.log(System.Logger.Level.DEBUG, "sched_getaffinity failed; reading /proc instead", kernelRefused);
         }
-        return new NoAffinity("sched_getaffinity failed").allowedCpus();
+        return new NoAffinity("sched_getaffinity failed").processCpus();
     }
 
     /** A topology of these CPUs that knows nothing of their grouping: each is a core of its own. */

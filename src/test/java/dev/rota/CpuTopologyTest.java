@@ -17,6 +17,8 @@ import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -260,6 +262,28 @@ class CpuTopologyTest {
         BitSet expected = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
         expected.and(allowed);
         assertEquals(expected, current.cpuIds());
+    }
+
+    @Test
+    void shouldDescribeEveryCpuOfTheProcessEvenFromAPinnedThread() throws Exception {
+        Affinity affinity = Affinity.system();
+        assumeTrue(affinity.canPin(), affinity.unavailableReason());
+        BitSet process = CpuTopology.current().cpuIds();
+        assumeTrue(process.cardinality() >= 2, "needs two CPUs");
+        int cpu = process.nextSetBit(0);
+
+        CompletableFuture<CpuTopology> seen = new CompletableFuture<>();
+        Thread.ofPlatform().start(() -> {
+            try {
+                assertTrue(affinity.pinCurrentThread(cpu).pinned());
+                seen.complete(CpuTopology.current());
+            } catch (Throwable t) {
+                seen.completeExceptionally(t);
+            }
+        }).join();
+
+        assertEquals(process, seen.get(30, TimeUnit.SECONDS).cpuIds(),
+                "a thread pinned to CPU " + cpu + " (a pool's worker, say) sees the process's CPUs");
     }
 
     private static Set<Integer> cpuSet(int[] cpus) {

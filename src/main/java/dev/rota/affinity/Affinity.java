@@ -25,6 +25,16 @@ public interface Affinity {
     /** The CPUs the calling thread may run on, as the kernel reports them. */
     BitSet allowedCpus();
 
+    /**
+     * The CPUs this process may use, whichever thread asks: those its first thread may run on (the
+     * thread that the {@code java} launcher leaves waiting for the JVM, which nothing pins), as
+     * narrowed by a cpuset or by {@code taskset} at launch. Unlike {@link #allowedCpus()}, a thread
+     * pinned to one CPU, such as a pool's worker, still sees all of them.
+     */
+    default BitSet processCpus() {
+        return allowedCpus();
+    }
+
     /** The CPU the calling thread is running on now, or -1 where it cannot be observed. */
     int currentCpu();
 

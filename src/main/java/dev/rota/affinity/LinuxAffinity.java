@@ -132,12 +132,23 @@ final class LinuxAffinity implements Affinity {
 
     @Override
     public BitSet allowedCpus() {
+        return affinityOf(0);
+    }
+
+    /** The mask of the thread group leader, whose thread id is the process id. */
+    @Override
+    public BitSet processCpus() {
+        return affinityOf((int) ProcessHandle.current().pid());
+    }
+
+    /** {@code sched_getaffinity} of thread {@code tid}, 0 for the calling thread. */
+    private BitSet affinityOf(int tid) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(Libc.CALL_STATE);
             while (true) {
                 int bits = maskBits;
                 MemorySegment mask = arena.allocate(bits / Byte.SIZE, Long.BYTES);
-                int rc = (int) Libc.GET_AFFINITY.invokeExact(state, 0, mask.byteSize(), mask);
+                int rc = (int) Libc.GET_AFFINITY.invokeExact(state, tid, mask.byteSize(), mask);
                 if (rc == 0) {
                     return BitSet.valueOf(mask.toArray(JAVA_LONG));
                 }

@@ -49,6 +49,12 @@ public final class NoAffinity implements Affinity {
         return all;
     }
 
+    /** From {@code Cpus_allowed_list} in {@code /proc/self/status} (the first thread's), else as {@link #allowedCpus()}. */
+    @Override
+    public BitSet processCpus() {
+        return readAllowedList(PROCESS_STATUS).orElseGet(this::allowedCpus);
+    }
+
     @Override public int currentCpu() { return -1; }
 
     @Override public PinResult pinCurrentThread(int cpu) { return PinResult.failure(cpu, reason); }

@@ -71,6 +71,20 @@ class LinuxAffinityTest {
     }
 
     @Test
+    void shouldReportTheProcessCpusFromAPinnedThread() throws Exception {
+        BitSet process = affinity.processCpus();
+        int cpu = process.nextSetBit(0);
+
+        BitSet seen = onFreshThread(() -> {
+            assertTrue(affinity.pinCurrentThread(cpu).pinned());
+            return affinity.processCpus();
+        });
+
+        assertEquals(NoAffinity.readAllowedList(Path.of("/proc/self/status")).orElseThrow(), process);
+        assertEquals(process, seen);
+    }
+
+    @Test
     void shouldRunOnAnAllowedCpu() {
         int cpu = affinity.currentCpu();
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.affinity.Affinity;
+import dev.rota.affinity.CpuList;
 import dev.rota.affinity.NoAffinity;
 import dev.rota.affinity.PinResult;
 import java.util.BitSet;
@@ -94,6 +95,32 @@ class PinningLogTest {
         try (RotaPool pool = RotaPool.builder().workers(2).platform(refusing, CpuTopology.current()).build()) {
             assertFalse(pool.topology().pinned());
         }
+        assertEquals(List.of(Level.WARNING), records.stream().map(LogRecord::getLevel).toList());
+    }
+
+    @Test
+    void aKernelThatRefusesEveryCpuIsOneWarningThoughEachRefusalNamesItsCpu() {
+        String cpuset = UUID.randomUUID().toString();
+        Affinity refusing = new Affinity() {
+            @Override public boolean canPin() { return true; }
+            @Override public String unavailableReason() { return ""; }
+            @Override public BitSet allowedCpus() { return CpuTopology.current().cpuIds(); }
+            @Override public int currentCpu() { return -1; }
+            @Override public PinResult pinCurrentThread(int cpu) {
+                // As LinuxAffinity words it: the CPU is named, so each worker's note differs.
+                return PinResult.failure(cpu, "sched_setaffinity to CPU " + cpu + " failed with errno 22 (EINVAL) "
+                        + cpuset);
+            }
+        };
+        CpuTopology twoCpus = CpuTopology.flat(CpuList.parse("0-1"));
+
+        try (RotaPool pool = RotaPool.builder().workers(4).platform(refusing, twoCpus).build()) {
+            assertFalse(pool.topology().pinned());
+        }
+        try (RotaPool again = RotaPool.builder().workers(4).platform(refusing, twoCpus).build()) {
+            assertFalse(again.topology().pinned());
+        }
+
         assertEquals(List.of(Level.WARNING), records.stream().map(LogRecord::getLevel).toList());
     }
 }

@@ -654,7 +654,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         /**
          * Whether workers pin themselves to their CPUs. By default they pin where the JVM allows
          * native access and otherwise run unpinned without a word outside {@link #topology()};
-         * {@code pinning(true)} also says, once, how to enable it.
+         * {@code pinning(true)} also says, once, how to enable it. With {@code pinning(false)} workers
+         * may run on any CPU of the process, even when the pool is built on a pinned thread.
          */
         public Builder pinning(boolean pinning) {
             this.pinning = pinning;

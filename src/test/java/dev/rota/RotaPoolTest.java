@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.affinity.Affinity;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -85,6 +86,23 @@ class RotaPoolTest {
                 assertTrue(w.note().contains("disabled"), w.note());
             }
             assertEquals(42, pool.submit(() -> 42).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Workers start with the mask of the thread that builds the pool, here a worker pinned to one CPU. */
+    @Test
+    void unpinnedPoolBuiltOnAPinnedWorkerRunsOnEveryCpu() throws Exception {
+        assumeTrue(Affinity.system().canPin(), Affinity.system().unavailableReason());
+        BitSet process = Affinity.system().processCpus();
+        assumeTrue(process.cardinality() >= 2, "needs two CPUs");
+        try (RotaPool outer = RotaPool.builder().cpus(process.nextSetBit(0)).build()) {
+            BitSet seen = outer.submit(() -> {
+                try (RotaPool inner = RotaPool.builder().workers(1).pinning(false).build()) {
+                    return inner.submit(() -> Affinity.system().allowedCpus()).get(30, TimeUnit.SECONDS);
+                }
+            }).get(30, TimeUnit.SECONDS);
+
+            assertEquals(process, seen, "the CPUs an unpinned worker may run on");
         }
     }
 

@@ -245,6 +245,15 @@ public final class Engine {
 
     PinResult pinCurrentThread(int cpu) {
         if (!pinning) {
+            // A worker starts with the mask of the thread that built the pool, which may be a pinned
+            // worker of another pool: unpinned means free to run on any CPU of the process.
+            if (affinity.canPin()) {
+                try {
+                    affinity.allowCurrentThread(affinity.processCpus());
+                } catch (RuntimeException | LinkageError ignored) {
+                    // best effort, as allowCurrentThread itself: the worker keeps the mask it inherited
+                }
+            }
             return PinResult.failure(cpu, "pinning disabled");
         }
         if (!affinity.canPin()) {

@@ -9,6 +9,7 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
@@ -150,6 +151,56 @@ public final class ParkingTests {
         @Arbiter
         public void after(ZZ_Result r) {
             r.r2 = worker.isParked();
+        }
+    }
+
+    /**
+     * W5: after shutdown, worker 1, the only worker a group's mask allows, finds nothing queued and
+     * exits, while worker 0, which the mask excludes, pushes a fork of that group (made by a task
+     * that kept running there) and decides to park. Once worker 1 has exited the mask lapses, so
+     * worker 0 must either see the fork as its own work or be woken by the exit; had worker 1 seen
+     * the fork, it would not exit, and would take it itself.
+     * r1: worker 0 decided to sleep; r2: worker 1 exited; r3: worker 0 is still PARKED after both.
+     */
+    @JCStressTest
+    @Outcome(id = "false, true, false", expect = ACCEPTABLE, desc = "worker 0 saw the lapsed mask and its fork")
+    @Outcome(id = "true, true, false", expect = ACCEPTABLE, desc = "worker 0 slept and the exiting worker woke it")
+    @Outcome(id = {"false, false, false", "true, false, true", "true, false, false"}, expect = ACCEPTABLE,
+            desc = "worker 1 saw the fork and stays to take it")
+    @Outcome(id = "true, true, true", expect = FORBIDDEN, desc = "lost fork: its only worker asleep, the allowed one gone")
+    @Outcome(id = {"false, true, true", "false, false, true"}, expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class AllowedWorkerExitRacingParkWithAFork {
+        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
+                false, null, true);
+        final Worker worker = engine.worker(0);
+        final Worker exiting = engine.worker(1);
+        final Group group;
+
+        public AllowedWorkerExitRacingParkWithAFork() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            group.restrictTo(WorkerMask.of(2, 1));
+            engine.shutdown();
+        }
+
+        @Actor
+        public void exitingWorker(ZZZ_Result r) {
+            if (engine.mayWorkerExit()) {                // as Worker.dutyCycle
+                exiting.exitAfterShutdown();
+                r.r2 = true;
+            }
+        }
+
+        @Actor
+        public void worker(ZZZ_Result r) {
+            group.lanes[0].deque.push(() -> {});         // the fork, on worker 0's own deque
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZZ_Result r) {
+            r.r3 = worker.isParked();
         }
     }
 }

@@ -68,6 +68,8 @@ public final class Engine {
     }
 
     private final Worker[] workers;
+    /** Every worker's index, ascending: whom {@link #signalWork} may wake once masks have lapsed. */
+    private final int[] everyWorker;
     private final Dispatcher dispatcher;
     /** Which lane each outside thread submits to, shared by every group. */
     private final SubmitterLanes submitterLanes = new SubmitterLanes();
@@ -113,6 +115,7 @@ public final class Engine {
         this.pinning = pinning;
         this.handler = handler;
         this.workers = new Worker[cpus.length];
+        this.everyWorker = WorkerMask.all(cpus.length).workers();
         SplittableRandom seeds = new SplittableRandom(seed);
         for (int i = 0; i < cpus.length; i++) {
             workers[i] = new Worker(this, i, cpus[i], name + "-worker-" + i, seeds.nextLong());
@@ -220,7 +223,8 @@ public final class Engine {
         if (parkedCount.get() == 0) {
             return;
         }
-        int[] allowed = group.mask().workers();
+        WorkerMask mask = group.mask();
+        int[] allowed = allExited(mask) ? everyWorker : mask.workers(); // a lapsed mask (W5)
         int n = allowed.length;
         int start = 0;
         while (start < n && allowed[start] < near) {
@@ -636,6 +640,23 @@ public final class Engine {
 
     public boolean isShutdown() {
         return runState >= SHUTDOWN;
+    }
+
+    /**
+     * True when every worker {@code mask} allows has exited (only ever after shutdown, E2): a group
+     * so masked may run on the workers left (W5). Each worker publishes its exit before it wakes
+     * the parked ones, so a worker woken by that exit sees it.
+     */
+    boolean allExited(WorkerMask mask) {
+        if (runState < SHUTDOWN) {
+            return false;
+        }
+        for (int w : mask.workers()) {
+            if (!workers[w].hasExited()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True once awaitTermination would return true: the latch, counted down last, is the one fact. */

@@ -223,9 +223,15 @@ public final class Group extends GroupActivationFields {
 
     // ---- CPU mask -------------------------------------------------------------------------------
 
-    /** True when worker {@code w} may run this group's tasks. */
+    /**
+     * True when worker {@code w} may run this group's tasks: its mask allows it, or every worker the
+     * mask allows has exited. After shutdown a worker with nothing left to run exits (E2), and a task
+     * of this group still running on a worker the mask excludes may fork after the allowed ones have
+     * gone; the mask then lapses, and the workers left finish what remains (W5).
+     */
     public boolean allows(int w) {
-        return mask.allows(w);
+        WorkerMask m = mask;
+        return m.allows(w) || engine.allExited(m);
     }
 
     /**

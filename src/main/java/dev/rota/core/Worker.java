@@ -37,12 +37,17 @@ import java.util.function.IntPredicate;
  *       pool's stop, a task's join may finish the forks left on any of this worker's deques
  *       ({@link #helpOnce}); nothing is charged then.</li>
  *   <li>W5 (masks): a worker takes no task of a group whose mask excludes it, once it has read that
- *       mask: its next search ends a slice of the group, and a join there neither helps nor takes
- *       back its own fork. A slice is charged only for busy time, so without that check one fed a
- *       task at a time would stay open, taking the group's tasks from the lanes of the workers it
- *       was moved to, for as long as the group kept having work. A task taken before the change
- *       still runs here; tasks moved onto this worker's deque by then, and forks it pushes there,
- *       are stolen by the allowed workers.</li>
+ *       mask: its next search ends a slice of the group, and a join there does not help. A slice is
+ *       charged only for busy time, so without that check one fed a task at a time would stay open,
+ *       taking the group's tasks from the lanes of the workers it was moved to, for as long as the
+ *       group kept having work. A task taken before the change still runs here, and so does a fork
+ *       it joins that is still the newest on this worker's deque (taken back as any join takes its
+ *       own fork): that fork is part of the task running here, and a join that left it to the
+ *       allowed workers would wait on them, for ever if they were blocked on this task or had
+ *       exited after shutdown. Other tasks moved onto this worker's deque by then, and forks not
+ *       joined, are stolen by the allowed workers. A mask lapses once every worker it allows has
+ *       exited after shutdown (E2; {@link Group#allows}): a task of the group still running
+ *       elsewhere may have forked after they left, and the workers left finish it.</li>
  *   <li>W6 (exit after shutdown): a worker that may not exit yet (E2) but finds nothing it may run
  *       parks as it would before shutdown; each worker that exits first wakes every parked one.
  *       While a task is left, a worker its group allows is awake (it saw the task, or the offer
@@ -123,6 +128,11 @@ final class Worker implements Runnable {
     private volatile PinResult pin;
 
     private volatile int parkState = ACTIVE;
+    /**
+     * Set once this worker leaves its duty cycle (after shutdown, E2), before it wakes the parked
+     * ones: a group whose mask allows only exited workers may then run on the others (W5).
+     */
+    private volatile boolean exited;
     // Written by this worker only (opaque), read by anyone for statistics.
     private long tasksRun;
     private long steals;
@@ -182,8 +192,14 @@ final class Worker implements Runnable {
                 cancelLeftovers();
             }
             endSlice();
+            exited = true;
             engine.workerExited(this);
         }
+    }
+
+    /** True once this worker has left its duty cycle for good. */
+    boolean hasExited() {
+        return exited;
     }
 
     private void dutyCycle() {
@@ -202,7 +218,7 @@ final class Worker implements Runnable {
             if (engine.runState() >= Engine.SHUTDOWN) {
                 endSlice();
                 if (engine.mayWorkerExit()) {
-                    wakeOthersToExit();
+                    exitAfterShutdown();
                     return;
                 }
                 // A task is still queued, or on its way in: this worker looks for it as before
@@ -547,12 +563,11 @@ final class Worker implements Runnable {
 
     /**
      * Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to
-     * be joined), unless the group's mask excludes this worker (W5): the fork then waits for a worker
-     * the mask allows, which its push or the mask change woke.
+     * be joined), whatever the group's mask (W5).
      */
     boolean tryUnpush(Runnable task) {
         Lane lane = currentLane != null ? currentLane : sliceLane;
-        return lane != null && lane.group.allows(index) && lane.deque.tryUnpush(task);
+        return lane != null && lane.deque.tryUnpush(task);
     }
 
     /** Owner only: pushes a forked task on this worker's deque of the forking task's group. */
@@ -654,6 +669,17 @@ final class Worker implements Runnable {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Leaves for good after shutdown (E2): publishes the exit, then wakes the parked workers (W6).
+     * A group whose mask allows only exited workers lapses (W5), and the exit comes before the
+     * fence in {@link #wakeOthersToExit()}: a worker whose last look before parking missed it is
+     * seen parked here and woken, and looks again.
+     */
+    void exitAfterShutdown() {
+        exited = true;
+        wakeOthersToExit();
     }
 
     /**

@@ -3,10 +3,13 @@ package dev.rota.core;
 import static dev.rota.core.Offers.assertAccepted;
 import static dev.rota.core.WorkerOneHeld.workerIndex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.RotaTask;
+import dev.rota.affinity.NoAffinity;
 import dev.rota.contract.Liveness;
+import dev.rota.share.StrideScheduler;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,31 +18,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A task whose group a mask change moves off its worker does not take back its own fork when it
- * joins it (W5): the fork waits for a worker the mask allows. Without the check, the join popped
- * the fork and ran it in place, so a group confined to some CPUs ran on another one.
- *
- * <p>Two workers ({@link WorkerOneHeld}): worker 1 is held by a long task of another group, so the
- * task under test runs on worker 0. It forks, moves its group to worker 1, and joins. The test
- * frees worker 1 only once the join has either finished (the fork ran in place: the failure) or
- * waits (its thread is parked), so that worker 1 cannot take the fork before the join has tried to
- * take it back. The fork must run on worker 1.
+ * Forks of a task that keeps running on a worker its group's mask no longer allows (W5). A fork it
+ * joins is part of that task and runs where the task runs, as any join takes its newest fork back:
+ * left to the allowed workers, the join would wait on them, for ever if they were blocked on this
+ * very task. After the pool's shutdown the allowed workers may have exited, so masks lapse and the
+ * task's worker finishes even a fork nobody joins.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class MaskChangeJoinTest {
 
+    /**
+     * Two workers ({@link WorkerOneHeld}): worker 1, the only one the mask will allow, is held by a
+     * long task until the join has ended, so the join must not wait for it.
+     */
     @Test
-    void aJoinOnAWorkerTheMaskExcludesLeavesItsForkToTheAllowedWorkers() throws Exception {
+    void aJoinOnAWorkerTheMaskExcludesRunsItsOwnForkWithoutWaitingForTheAllowedWorkers() throws Exception {
         try (WorkerOneHeld held = WorkerOneHeld.start("mask-join")) {
             Group moved = held.newGroup("moved");
-
-            AtomicReference<Thread> joiner = new AtomicReference<>();
             AtomicInteger joinerWorker = new AtomicInteger(-1);
             AtomicInteger forkWorker = new AtomicInteger(-1);
-            CountDownLatch aboutToJoin = new CountDownLatch(1);
             CountDownLatch joined = new CountDownLatch(1);
             assertAccepted(moved.offer(() -> {
-                joiner.set(Thread.currentThread());
                 joinerWorker.set(workerIndex());
                 RotaTask<Integer> fork = new RotaTask<>() {
                     @Override
@@ -49,26 +48,66 @@ class MaskChangeJoinTest {
                 };
                 fork.fork();                              // on worker 0's deque, while the mask allows it
                 moved.restrictTo(WorkerMask.of(2, 1));
-                aboutToJoin.countDown();
                 forkWorker.set(fork.join());
                 joined.countDown();
             }));
-            Liveness.await(aboutToJoin, "the task that forks and moves its group");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
-            while (joined.getCount() > 0 && !parked(joiner.get()) && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertTrue(joined.getCount() == 0 || parked(joiner.get()), "the join neither ended nor waited");
-            held.release();                               // worker 1 is free to take the fork now
-            Liveness.await(joined, "the join of the fork");
+            Liveness.await(joined, "the join, while the only allowed worker is held");
 
             assertEquals(0, joinerWorker.get(), "worker 1 is held, so worker 0 ran the joining task");
-            assertEquals(1, forkWorker.get(), "the fork ran on a worker that its group's mask excludes");
+            assertEquals(0, forkWorker.get(), "the joined fork runs where its task runs");
         }
     }
 
-    private static boolean parked(Thread thread) {
-        Thread.State state = thread.getState();
-        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    /**
+     * After shutdown() a worker that finds no task left exits (E2), though a task of a group whose
+     * mask allows only that worker still runs elsewhere. That task then forks and returns without
+     * joining: its worker must run the fork, or the fork waits for ever and the pool never
+     * terminates. Two workers; the task moves its group to the other one and waits until the pool is
+     * shut down and that worker has exited.
+     */
+    @Test
+    void aForkLeftAfterTheAllowedWorkersExitedRunsAndThePoolTerminates() throws Exception {
+        Engine engine = new Engine("mask-fork-exit", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
+                false, null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS,
+                new StrideScheduler(), TimeUnit.HOURS.toNanos(1), 42);
+        engine.start();
+        try {
+            Group moved = engine.dispatcher().newGroup("moved", engine.dispatcher().baseCurrency(), 100,
+                    Group.UNBOUNDED, 16);
+            CountDownLatch groupMoved = new CountDownLatch(1);
+            CountDownLatch shutDown = new CountDownLatch(1);
+            CountDownLatch forkRan = new CountDownLatch(1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            assertAccepted(moved.offer(() -> {
+                try {
+                    int other = 1 - workerIndex();
+                    moved.restrictTo(WorkerMask.of(2, other));
+                    groupMoved.countDown();
+                    Liveness.await(shutDown, "the pool's shutdown");
+                    Thread allowed = engine.worker(other).thread;
+                    allowed.join(TimeUnit.SECONDS.toMillis(Liveness.SECONDS));
+                    assertFalse(allowed.isAlive(), "the only allowed worker did not exit after shutdown");
+                    new RotaTask<Void>() {
+                        @Override
+                        protected Void compute() {
+                            forkRan.countDown();
+                            return null;
+                        }
+                    }.fork();
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }));
+            Liveness.await(groupMoved, "the task that moves its group");
+            engine.shutdown();
+            shutDown.countDown();
+            Liveness.await(forkRan, "the fork that no allowed worker is left to take");
+            assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the pool did not terminate");
+            if (failure.get() != null) {
+                throw new AssertionError("the forking task failed", failure.get());
+            }
+        } finally {
+            engine.shutdownNow();
+        }
     }
 }

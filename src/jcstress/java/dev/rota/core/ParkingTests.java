@@ -203,4 +203,46 @@ public final class ParkingTests {
             r.r3 = worker.isParked();
         }
     }
+
+    /**
+     * W3 for forks that their worker will not run (W5): worker 0, which its group's mask no longer
+     * allows, pushes a fork of that group while worker 1, the one the mask allows, decides to park.
+     * r1: worker 1 decided to sleep; r2: it is still PARKED after both actors ran.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "worker 1 saw the fork in its last search")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "worker 1 slept and the push woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: the fork's only worker asleep")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class ForkOnAnExcludedWorkerRacingPark {
+        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
+                false, null, true);
+        final Worker forking = engine.worker(0);
+        final Worker worker = engine.worker(1);
+        final Group group;
+
+        public ForkOnAnExcludedWorkerRacingPark() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            group.restrictTo(WorkerMask.of(2, 1));
+            group.noteWork();                            // not idle, as while its task runs on worker 0: the
+            dispatcher.read(() -> null);                 // push then makes no CAS, which would fence it
+        }
+
+        @Actor
+        public void forkingWorker() {
+            forking.pushFork(group.lanes[0], () -> {});
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
 }

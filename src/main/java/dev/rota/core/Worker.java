@@ -576,8 +576,23 @@ final class Worker implements Runnable {
         if (lane == null) {
             lane = engine.defaultGroup().lanes[index];
         }
+        pushFork(lane, task);
+    }
+
+    /**
+     * Owner only: pushes {@code task} on this worker's {@code lane} and wakes a parked worker that
+     * may run it (W3). Where the group's mask excludes this worker, none but such a worker will run
+     * the fork (W5), so the wake-up must not be lost: the push is a release store, which the read of
+     * the parked count could pass, and a fence orders the two, as an offer's CAS does for inboxes
+     * (pairing with the fence in {@link #prepareToPark()}). Elsewhere this worker runs its fork
+     * itself if nobody takes it, so a missed wake-up costs only parallelism and no fence is paid.
+     */
+    void pushFork(Lane lane, Runnable task) {
         lane.deque.push(task);
         lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
+        if (!lane.group.allows(index)) {
+            VarHandle.fullFence();                       // store-load: the push before the parked count
+        }
         engine.signalWork(lane.group, index);
     }
 

@@ -25,6 +25,11 @@ public final class ParkingTests {
         return new Engine("jcstress", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false, null, true);
     }
 
+    static Engine twoWorkerEngine() {
+        return new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"), false, null,
+                true);
+    }
+
     /** r1: the worker decided to sleep; r2: it is still PARKED after both actors ran. */
     @JCStressTest
     @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "the worker saw the task in its last search")
@@ -64,8 +69,7 @@ public final class ParkingTests {
     @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
     @State
     public static class MaskChangeRacingPark {
-        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true);
+        final Engine engine = twoWorkerEngine();
         final Worker worker = engine.worker(0);
         final Group group;
 
@@ -107,8 +111,7 @@ public final class ParkingTests {
     @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
     @State
     public static class LastTakeRacingParkAfterShutdown {
-        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true);
+        final Engine engine = twoWorkerEngine();
         final Worker worker = engine.worker(0);
         final Worker exiting = engine.worker(1);
         final Group group;
@@ -171,8 +174,7 @@ public final class ParkingTests {
     @Outcome(id = {"false, true, true", "false, false, true"}, expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
     @State
     public static class AllowedWorkerExitRacingParkWithAFork {
-        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true);
+        final Engine engine = twoWorkerEngine();
         final Worker worker = engine.worker(0);
         final Worker exiting = engine.worker(1);
         final Group group;
@@ -216,8 +218,7 @@ public final class ParkingTests {
     @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
     @State
     public static class ForkOnAnExcludedWorkerRacingPark {
-        final Engine engine = new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"),
-                false, null, true);
+        final Engine engine = twoWorkerEngine();
         final Worker forking = engine.worker(0);
         final Worker worker = engine.worker(1);
         final Group group;

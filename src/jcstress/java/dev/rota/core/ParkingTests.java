@@ -25,6 +25,14 @@ public final class ParkingTests {
         return new Engine("jcstress", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false, null, true);
     }
 
+    /** A group of {@code engine} (two workers) that only worker 1 may run. */
+    static Group groupOnWorkerOne(Engine engine, String name) {
+        Dispatcher dispatcher = engine.dispatcher();
+        Group group = dispatcher.newGroup(name, dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+        group.restrictTo(WorkerMask.of(2, 1));
+        return group;
+    }
+
     static Engine twoWorkerEngine() {
         return new Engine("jcstress", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"), false, null,
                 true);
@@ -74,13 +82,11 @@ public final class ParkingTests {
         final Group group;
 
         public MaskChangeRacingPark() {
-            Dispatcher dispatcher = engine.dispatcher();
-            group = dispatcher.newGroup("placed", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            group.restrictTo(WorkerMask.of(2, 1));
+            group = groupOnWorkerOne(engine, "placed");
             if (group.offer(() -> {}) != Group.ACCEPTED) {
                 throw new IllegalStateException("set-up: offer refused");
             }
-            dispatcher.read(() -> null);                 // applies the queued activation: none pending now
+            engine.dispatcher().read(() -> null);        // applies the queued activation: none pending now
         }
 
         @Actor
@@ -117,13 +123,11 @@ public final class ParkingTests {
         final Group group;
 
         public LastTakeRacingParkAfterShutdown() {
-            Dispatcher dispatcher = engine.dispatcher();
-            group = dispatcher.newGroup("placed", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            group.restrictTo(WorkerMask.of(2, 1));
+            group = groupOnWorkerOne(engine, "placed");
             if (group.offer(() -> {}) != Group.ACCEPTED) {
                 throw new IllegalStateException("set-up: offer refused");
             }
-            dispatcher.read(() -> null);                 // applies the queued activation: none pending now
+            engine.dispatcher().read(() -> null);        // applies the queued activation: none pending now
             engine.shutdown();
         }
 
@@ -180,9 +184,7 @@ public final class ParkingTests {
         final Group group;
 
         public AllowedWorkerExitRacingParkWithAFork() {
-            Dispatcher dispatcher = engine.dispatcher();
-            group = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            group.restrictTo(WorkerMask.of(2, 1));
+            group = groupOnWorkerOne(engine, "moved");
             engine.shutdown();
         }
 
@@ -224,11 +226,9 @@ public final class ParkingTests {
         final Group group;
 
         public ForkOnAnExcludedWorkerRacingPark() {
-            Dispatcher dispatcher = engine.dispatcher();
-            group = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            group.restrictTo(WorkerMask.of(2, 1));
+            group = groupOnWorkerOne(engine, "moved");
             group.noteWork();                            // not idle, as while its task runs on worker 0: the
-            dispatcher.read(() -> null);                 // push then makes no CAS, which would fence it
+            engine.dispatcher().read(() -> null);        // push then makes no CAS, which would fence it
         }
 
         @Actor

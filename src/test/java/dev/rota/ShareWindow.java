@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.Dispatcher;
+import dev.rota.share.LotteryScheduler;
+import dev.rota.share.StrideScheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +20,44 @@ import java.util.Map;
  * <p>Bounds, for a window with total charged time T in N slices, the longest slice charged L, W
  * workers and k groups competing:
  * <ul>
- *   <li>stride: at every instant two groups' charged times divided by their values differ by at
- *       most W·L / (the smaller value), since a group is picked only when its pass is least and at
- *       most W of its slices can be under way uncharged; a group's error is then at most k·W·L, and
- *       that of a window, the difference of two instants, twice as much;</li>
+ *   <li>stride: while the groups' values stay as they are and each keeps competing, a group's
+ *       error over a window is exactly the difference of its standing at the window's end and at
+ *       its start, where its standing is the time it has been charged beyond its share of the time
+ *       charged to the groups named: (pass − p-weighted mean of the named groups' passes) ×
+ *       quantum / stride. At the end, the standing is at most k·W·L, since two groups' charged
+ *       times divided by their values differ by at most W·L / (the smaller value) once any debt
+ *       from before the window is repaid (a group is picked only when its pass is least, and at
+ *       most W of its slices can be under way uncharged), and by no more than the debts at the
+ *       start, D = the largest standing then, while it is not. The standing at the start is read
+ *       from the ledger as the window begins: the slices before the window set it, not the
+ *       window's L (a warm-up slice of several quanta, or a pause of every worker during one
+ *       group's slices, leaves that group ahead by their length until the others have caught up).
+ *       A group's error is thus at most its start standing + D + k·W·L. Where values change in
+ *       the window (a loan that comes and goes) the difference is no longer exact, so the start
+ *       term is never taken below the theory's k·W·L for an instant: the bound is
+ *       max(k·W·L, start standing + D) + k·W·L.</li>
  *   <li>lottery: each of the N slices is won by a group with probability p, whatever its length
  *       x<sub>i</sub> (every group here runs the same tasks), so the group's time less p·T,
  *       Σ (won<sub>i</sub> − p)·x<sub>i</sub>, has mean 0 and variance p·(1 − p)·Σ x<sub>i</sub>²
  *       over the slices measured (with equal slices, the binomial N·p·(1 − p) in quanta). The test
  *       allows 5 standard deviations: by the normal approximation, which the tightness rule below
  *       keeps valid (N·p ≥ 100·(1 − p) for equal slices), a correct policy fails one group's check
- *       with probability below 6·10<sup>−7</sup>;</li>
+ *       with probability below 6·10<sup>−7</sup>. The draws have a memory of what came before
+ *       the window, read from the ledger as it begins: a group that overran its last quantum
+ *       f-fold competes at 1/f of its value until its next win, which comes f times later than
+ *       its usual geometric wait: it loses (f − 1)·(1 − p) quanta in expectation, allowed up to 14.3
+ *       times that ({@link #GEOMETRIC_TAIL}, the same level); and each win a group is owed or
+ *       was advanced (its mask kept it from a draw it won, LotteryScheduler) moves one slice,
+ *       L.</li>
+ *   <li>a window that begins at a change ({@link #measureFromNow}) does not read what the change
+ *       must get right, as that would absorb the very error the window looks for: stride's
+ *       standings (a new value keeps each group's position in its own quanta, a released mask
+ *       forgives credit) and lottery's deferred wins (a released mask forgives them). It takes
+ *       k·W·L for stride's start instead, as the theory gives it for every instant, and thus
+ *       assumes the slices just before the change were no longer than the window's own. A
+ *       window whose entitlements are not its groups' stride shares does the same: a mask that
+ *       holds a group below its tickets' share leaves it a credit that stands for nothing the
+ *       window is owed.</li>
  *   <li>both: plus the slices in flight at either end of the window, 2·(W + 1)·L (a spare thread
  *       may stand in for a worker that waits). A slice under way at the end is charged after the
  *       window, so L cannot show it: the window checks instead that the workers' time it did not
@@ -46,9 +75,10 @@ import java.util.Map;
  * only if every group's bound is at most half its entitlement ({@link #TIGHTNESS}), so that a group
  * given less than half its share, or more than one and a half times it, fails, whatever the load
  * did to the slices. A window that is not tight (the machine took the CPU away from a worker for a
- * good part of it, making L long) is measured again, or, for a window that must begin at a change
- * ({@link #measureFromNow}), lengthened, up to {@link #ATTEMPTS} times; the rule depends on the
- * slices' count and lengths only, not on which group got them, so retrying selects no outcome.
+ * good part of it, making L long, or the window began with a large debt) is measured again, or,
+ * for a window that must begin at a change ({@link #measureFromNow}), lengthened, up to
+ * {@link #ATTEMPTS} times; the rule depends on the slices' count and lengths and on the start
+ * only, not on which group got the slices, so retrying selects no outcome.
  */
 final class ShareWindow {
     /** Windows measured before giving up on a machine too busy to measure anything. */
@@ -68,6 +98,11 @@ final class ShareWindow {
     static final long UNCHARGED_PER_SLICE_NANOS = 5_000;
     /** Standard deviations the lottery bound allows. */
     static final double SIGMAS = 5;
+    /**
+     * Means of a geometric wait the lottery bound allows a deflated group: e<sup>−14.3</sup> is
+     * 6·10<sup>−7</sup>, the level of {@link #SIGMAS}.
+     */
+    static final double GEOMETRIC_TAIL = 14.3;
 
     final SharePolicy policy;
     final List<String> names;
@@ -87,6 +122,15 @@ final class ShareWindow {
     /** Wall-clock time the window recorded for. */
     long wallNanos;
     final int workers;
+    /**
+     * Stride only: each group's standing at the window's start, in ns (see the class comment); null
+     * where the start term is the theory's.
+     */
+    double[] startStanding;
+    /** Lottery only: what each group's deflation at the start may cost it in the window, in ns. */
+    final double[] deflation;
+    /** Lottery only: each group's deferred wins at the start, owed or advanced (0 where not read). */
+    final int[] deferredWins;
 
     private ShareWindow(SharePolicy policy, List<String> names, double[] entitled, int workers) {
         this.policy = policy;
@@ -94,30 +138,44 @@ final class ShareWindow {
         this.entitled = entitled;
         this.cpu = new long[names.size()];
         this.workers = workers;
+        this.deflation = new double[names.size()];
+        this.deferredWins = new int[names.size()];
     }
 
     /**
      * Measures the slices charged to the groups named in {@code entitled} (each with its share of
      * their total) of {@code pool}, run by {@code policy}, over {@code millis}: again, up to
-     * {@link #ATTEMPTS} windows, while the window is not tight.
+     * {@link #ATTEMPTS} windows, while the window is not tight. The policy's state at each window's
+     * start is read from the ledger (see the class comment).
      */
     static ShareWindow measure(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis)
             throws InterruptedException {
-        return measure(pool, policy, entitled, millis, false);
+        return measure(pool, policy, entitled, millis, false, true);
     }
 
     /**
      * As {@link #measure}, for a window that must begin now, at a change whose effect it checks: one
      * that is not tight is not replaced by a later one (which would no longer see the change) but
      * goes on recording, by {@code millis} at a time, up to {@link #ATTEMPTS} times {@code millis}.
+     * What the change must get right (stride's standings, lottery's deferred wins) is not read at
+     * the start but taken from the theory.
      */
     static ShareWindow measureFromNow(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis)
             throws InterruptedException {
-        return measure(pool, policy, entitled, millis, true);
+        return measure(pool, policy, entitled, millis, true, false);
+    }
+
+    /**
+     * As {@link #measureFromNow}, for a window that must begin now but at no change: it reads its
+     * start as {@link #measure} does, to check the repayment of what it finds there.
+     */
+    static ShareWindow measureFromNowReadingStart(RotaPool pool, SharePolicy policy, Map<String, Double> entitled,
+                                                  long millis) throws InterruptedException {
+        return measure(pool, policy, entitled, millis, true, true);
     }
 
     private static ShareWindow measure(RotaPool pool, SharePolicy policy, Map<String, Double> entitled, long millis,
-                                       boolean extend) throws InterruptedException {
+                                       boolean fromNow, boolean readStart) throws InterruptedException {
         List<String> names = List.copyOf(entitled.keySet());
         double[] shares = new double[names.size()];
         double sum = 0;
@@ -127,27 +185,86 @@ final class ShareWindow {
         }
         assertEquals(1.0, sum, 1e-9, "entitlements must add up to 1: " + entitled);
         Dispatcher dispatcher = pool.dispatcher();
+        int[] clients = new int[names.size()];
+        for (int i = 0; i < clients.length; i++) {
+            String name = names.get(i);
+            clients[i] = pool.groups().stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow()
+                    .core.client().id();
+        }
+        long quantum = pool.quantum().toNanos();
         ShareWindow window = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            if (window == null || !extend) {
-                window = new ShareWindow(policy, names, shares, pool.workers());
-                ShareWindow recording = window;
-                dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
+            if (window == null || !fromNow) {
+                ShareWindow recording = new ShareWindow(policy, names, shares, pool.workers());
+                dispatcher.readLedger(ledger -> {        // no slice is charged between the two
+                    dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
+                    if (ledger.scheduler() instanceof StrideScheduler stride) {
+                        recording.startStanding = readStart ? standings(stride, clients, shares, quantum) : null;
+                    } else {
+                        recording.readLotteryStart((LotteryScheduler) ledger.scheduler(), clients, quantum, readStart);
+                    }
+                    return null;
+                });
+                window = recording;
             }
             long start = System.nanoTime();
             Thread.sleep(millis);
-            if (!extend) {
-                dispatcher.observeSlices(null);
-            }
             window.wallNanos += System.nanoTime() - start;
-            ShareWindow measured = window;
-            if (dispatcher.read(measured::tight)) {      // under the lock, which orders the observer's writes
+            if (dispatcher.read(window::tight)) {        // under the lock, which orders the observer's writes
                 break;
             }
         }
         dispatcher.observeSlices(null);
         dispatcher.read(() -> null);                     // the observer's last writes before our reads
         return window;
+    }
+
+    /**
+     * Under the dispatcher's lock: each named group's standing, the time it has been charged beyond
+     * its share {@code shares[i]} of the time charged to the groups named, or null where the shares
+     * are not those of the groups' strides (a group's mask, not its tickets, sets its share).
+     */
+    private static double[] standings(StrideScheduler stride, int[] clients, double[] shares, long quantum) {
+        int k = clients.length;
+        long[] lag = new long[k];
+        long[] strides = new long[k];
+        double worths = 0;
+        for (int i = 0; i < k; i++) {
+            if (!stride.isCompeting(clients[i])) {
+                return null;                             // no standing among the competing
+            }
+            lag[i] = stride.remain(clients[i]);          // pass − globalPass
+            strides[i] = stride.stride(clients[i]);
+            worths += 1.0 / strides[i];
+        }
+        double mean = 0;                                 // in pass units, relative to globalPass
+        for (int i = 0; i < k; i++) {
+            double strideShare = (1.0 / strides[i]) / worths;
+            if (Math.abs(strideShare - shares[i]) > 0.01 * shares[i]) {
+                return null;
+            }
+            mean += shares[i] * lag[i];
+        }
+        double[] standing = new double[k];
+        for (int i = 0; i < k; i++) {
+            standing[i] = (lag[i] - mean) * quantum / strides[i];
+        }
+        return standing;
+    }
+
+    /**
+     * Under the dispatcher's lock: each named group's deflation (it overran its last quantum f-fold,
+     * and competes at 1/f of its value until its next win) and, with {@code readDeferred}, its
+     * deferred wins.
+     */
+    private void readLotteryStart(LotteryScheduler lottery, int[] clients, long quantum, boolean readDeferred) {
+        for (int i = 0; i < clients.length; i++) {
+            double overrun = 1 / lottery.compensation(clients[i]);
+            if (overrun > 1) {
+                deflation[i] = GEOMETRIC_TAIL * (overrun - 1) * (1 - entitled[i]) * quantum;
+            }
+            deferredWins[i] = readDeferred ? Math.abs(lottery.deferredWins(clients[i])) : 0;
+        }
     }
 
     /** Under the dispatcher's lock. */
@@ -166,14 +283,38 @@ final class ShareWindow {
         longest = Math.max(longest, used);
     }
 
-    /** The largest error in charged time that the policy's theory allows a group with share {@code p}. */
-    double bound(double p) {
+    /**
+     * The error stride's theory allows a group once the standings at the window's start are repaid,
+     * which its error less its start standing, its standing at the end, must keep to: k·W·L and the
+     * slices in flight at either end.
+     */
+    double settledBound() {
+        return (double) names.size() * workers * longest + 2.0 * (workers + 1) * longest;
+    }
+
+    /** The group's charged time in the window less its entitlement. */
+    double error(String name) {
+        int i = names.indexOf(name);
+        return cpu[i] - entitled[i] * total;
+    }
+
+    /** The largest error in charged time that the policy's theory allows group {@code i}. */
+    double bound(int i) {
         double inFlight = 2.0 * (workers + 1) * longest;
         if (policy == SharePolicy.STRIDE) {
-            return 2.0 * names.size() * workers * longest + inFlight;
+            double settled = (double) names.size() * workers * longest;
+            if (startStanding == null) {
+                return 2 * settled + inFlight;
+            }
+            double debts = 0;
+            for (double standing : startStanding) {
+                debts = Math.max(debts, Math.abs(standing));
+            }
+            return Math.max(settled, Math.abs(startStanding[i]) + debts) + settled + inFlight;
         }
+        double p = entitled[i];
         double variance = p * (1 - p) * squares;         // in ms²
-        return SIGMAS * Math.sqrt(variance) * 1e6 + inFlight;
+        return SIGMAS * Math.sqrt(variance) * 1e6 + inFlight + deflation[i] + (double) deferredWins[i] * longest;
     }
 
     /**
@@ -202,8 +343,8 @@ final class ShareWindow {
         if (total <= 0 || uncharged() > underchargeSlack()) {
             return false;
         }
-        for (double p : entitled) {
-            if (bound(p) > TIGHTNESS * p * total) {
+        for (int i = 0; i < entitled.length; i++) {
+            if (bound(i) > TIGHTNESS * entitled[i] * total) {
                 return false;
             }
         }
@@ -217,11 +358,14 @@ final class ShareWindow {
         for (int i = 0; i < names.size(); i++) {
             double p = entitled[i];
             double want = total * p;
-            double allowed = bound(p);
+            double allowed = bound(i);
             boolean within = Math.abs(cpu[i] - want) <= allowed;
             ok &= within;
-            report.add(String.format("%s: %.1f ms, entitled %.1f ms ± %.1f ms%s", names.get(i), cpu[i] / 1e6,
-                    want / 1e6, allowed / 1e6, within ? "" : "  <-- outside"));
+            String start = startStanding != null ? String.format(" (standing %+.1f ms at the start)", startStanding[i] / 1e6)
+                    : deflation[i] > 0 || deferredWins[i] > 0 ? String.format(" (%.1f ms for its deflation and %d deferred"
+                    + " wins at the start)", (deflation[i] + (double) deferredWins[i] * longest) / 1e6, deferredWins[i]) : "";
+            report.add(String.format("%s: %.1f ms, entitled %.1f ms ± %.1f ms%s%s", names.get(i), cpu[i] / 1e6,
+                    want / 1e6, allowed / 1e6, start, within ? "" : "  <-- outside"));
         }
         String message = String.format("%s (%s): %.1f ms charged in %d slices, longest %.2f ms, %.1f ms of the"
                         + " workers' %.1f ms uncharged%n  %s", what, policy, total / 1e6, slices, longest / 1e6,

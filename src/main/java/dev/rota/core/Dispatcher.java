@@ -623,6 +623,11 @@ public final class Dispatcher {
         }
     }
 
+    /** Reads something from the ledger itself under the lock, queued activations applied first; changes nothing. */
+    public <T> T readLedger(java.util.function.Function<ShareLedger, T> reader) {
+        return read(() -> reader.apply(ledger));
+    }
+
     /** The base currency of this pool's ledger (immutable identity). */
     public CurrencyNode baseCurrency() {
         return ledger.graph().base();

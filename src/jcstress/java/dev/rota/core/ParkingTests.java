@@ -246,4 +246,51 @@ public final class ParkingTests {
             r.r2 = worker.isParked();
         }
     }
+
+    /**
+     * W3 for a fork pushed just before a mask change excluded its worker: worker 0, which the
+     * group's mask allows, pushes a fork (so it neither fences nor signals worker 1) and ends its
+     * slice of the group (the dispatcher's lock, then {@link Worker#signalForksLeftBehind}), while
+     * the group is moved to worker 1, which then decides to park. Worker 0 will not run the fork
+     * once it has seen the new mask (W5), so worker 1 must see it or be woken.
+     * r1: worker 1 decided to sleep; r2: it is still PARKED after both actors ran.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "worker 1 saw the fork in its last search")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "worker 1 slept and worker 0's slice end woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: the fork's only worker asleep")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class ForkRacingAMaskChange {
+        final Engine engine = twoWorkerEngine();
+        final Worker forking = engine.worker(0);
+        final Worker worker = engine.worker(1);
+        final Group group;
+
+        public ForkRacingAMaskChange() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("moving", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            group.restrictTo(WorkerMask.of(2, 0));
+            group.noteWork();                            // not idle, as while its task runs on worker 0
+            dispatcher.read(() -> null);
+        }
+
+        @Actor
+        public void forkingWorker() {
+            forking.pushFork(group.lanes[0], () -> {});
+            engine.dispatcher().read(() -> null);        // the slice's end takes the dispatcher's lock
+            forking.signalForksLeftBehind(group);
+        }
+
+        @Actor
+        public void moverThenWorker(ZZ_Result r) {
+            group.restrictTo(WorkerMask.of(2, 1));
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
 }

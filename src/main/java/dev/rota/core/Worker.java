@@ -301,6 +301,9 @@ final class Worker implements Runnable {
         }
         long versionBefore = dispatcher.version();
         Group next = dispatcher.nextSlice(this, ending, used, pickNext);
+        if (ending != null) {
+            signalForksLeftBehind(ending);
+        }
         slice = next;
         sliceLane = next == null ? null : next.lanes[index];
         sliceUsed = 0;
@@ -585,7 +588,9 @@ final class Worker implements Runnable {
      * the fork (W5), so the wake-up must not be lost: the push is a release store, which the read of
      * the parked count could pass, and a fence orders the two, as an offer's CAS does for inboxes
      * (pairing with the fence in {@link #prepareToPark()}). Elsewhere this worker runs its fork
-     * itself if nobody takes it, so a missed wake-up costs only parallelism and no fence is paid.
+     * itself if nobody takes it, so a missed wake-up costs only parallelism and no fence is paid;
+     * should a mask change exclude this worker after the read, {@link #signalForksLeftBehind} makes
+     * up for it when the slice ends.
      */
     void pushFork(Lane lane, Runnable task) {
         lane.deque.push(task);
@@ -594,6 +599,26 @@ final class Worker implements Runnable {
             VarHandle.fullFence();                       // store-load: the push before the parked count
         }
         engine.signalWork(lane.group, index);
+    }
+
+    /**
+     * Owner only, as a slice of {@code group} ends, after the dispatcher's lock: wakes a worker the
+     * group's mask allows if this worker, which the mask excludes, still holds forks of the group
+     * (W3 and W5). {@link #pushFork} signals by the mask it read, and fences only where that mask
+     * excluded this worker: a fork pushed just before {@link Group#restrictTo} excluded it signalled
+     * the old mask's workers, and restrictTo's own look for the group's work may have missed the
+     * push (a release store, still unseen). restrictTo writes the mask and then takes the
+     * dispatcher's lock ({@link Dispatcher#maskChanged}) before that look, and this slice's end takes
+     * it after the push: if this worker had the lock first, restrictTo's look sees the push and
+     * wakes the new mask's parked workers; if restrictTo had it first, the read here sees the new
+     * mask, and the fence orders the fork before the parked count (pairing with
+     * {@link #prepareToPark()}) for a wake by the new mask.
+     */
+    void signalForksLeftBehind(Group group) {
+        if (!group.allows(index) && !group.lanes[index].deque.isEmpty()) {
+            VarHandle.fullFence();                       // store-load: the forks before the parked count
+            engine.signalWork(group, index);
+        }
     }
 
     /**

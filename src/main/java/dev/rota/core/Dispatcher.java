@@ -597,16 +597,21 @@ public final class Dispatcher {
 
     // ---- currencies and tickets (the public API's operations, under the lock) -------------------
 
-    /** Runs {@code operation} on the ledger under the lock. */
+    /**
+     * Runs {@code operation} on the ledger under the lock. The queued activations are applied first
+     * and so leave the queue even when the ledger refuses the operation (a bad amount, say): the
+     * runnable count is published in either case, or idle workers, which read only the count and the
+     * queue, would see no work and park with a group runnable.
+     */
     public <T> T withLedger(java.util.function.Function<ShareLedger, T> operation) {
         lock.lock();
         try {
             applyActivations();
             T result = operation.apply(ledger);
-            runnableCount = ledger.runnableCount();
             version++;
             return result;
         } finally {
+            runnableCount = ledger.runnableCount();
             lock.unlock();
         }
     }

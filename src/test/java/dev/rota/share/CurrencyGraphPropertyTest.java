@@ -17,7 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * evaluation of a shadow model that knows only the definitions of the lottery paper, with every
  * client's own currency (see ClientNode) spelt out: backed by the client's ticket and the loans it
  * holds, issuing one share to the client's use while it is active and one per loan it made whose
- * borrower's own currency is active.
+ * borrower's own currency is active. Refused operations (bad or overflowing amounts, withdrawn
+ * fundings, removed clients) are mixed in, and must leave every figure, issued amounts included, as
+ * the model has it.
  */
 class CurrencyGraphPropertyTest {
 
@@ -53,6 +55,8 @@ class CurrencyGraphPropertyTest {
     private final List<CurrencyNode> currencies = new ArrayList<>(List.of(graph.base()));
     private final List<Funding> fundings = new ArrayList<>();
     private final List<Client> clients = new ArrayList<>();
+    private final List<ClientNode> removedClients = new ArrayList<>();
+    private final List<Ticket> withdrawnFundings = new ArrayList<>();
     private final RecordingScheduler scheduler = new RecordingScheduler();
     private int names;
 
@@ -100,9 +104,11 @@ class CurrencyGraphPropertyTest {
         } else if (kind < 33 && !fundings.isEmpty()) {
             Funding funding = fundings.remove(random.nextInt(fundings.size()));
             graph.unfund(funding.ticket);
+            withdrawnFundings.add(funding.ticket);
         } else if (kind < 36 && !clients.isEmpty()) {
             Client client = clients.remove(random.nextInt(clients.size()));
             graph.remove(client.node);
+            removedClients.add(client.node);
             loans.removeIf(loan -> loan.borrower == client || loan.lender == client);
         } else if (kind < 40 && clients.size() >= 2) {
             Client lender = pick(random, clients);
@@ -121,6 +127,8 @@ class CurrencyGraphPropertyTest {
             Loan loan = loans.remove(random.nextInt(loans.size()));
             graph.repay(loan.ticket);
             graph.repay(loan.ticket);                    // a second repayment changes nothing
+        } else if (kind < 46) {
+            applyRefusedOperation(random);
         } else if (kind < 70 && !clients.isEmpty()) {
             Client client = pick(random, clients);
             assertEquals(!client.active, graph.activate(client.node));
@@ -133,12 +141,78 @@ class CurrencyGraphPropertyTest {
         graph.drainChanged(scheduler);
     }
 
+    /**
+     * An operation the graph must refuse, naming what is wrong, without changing anything: the
+     * check after it compares the whole graph with the model, which the refusal left as it was.
+     */
+    private void applyRefusedOperation(SplittableRandom random) {
+        long bad = random.nextBoolean() ? 0 : -1 - random.nextLong(Long.MAX_VALUE);
+        switch (random.nextInt(6)) {
+            case 0 -> {
+                if (!clients.isEmpty()) {
+                    Client client = pick(random, clients);
+                    assertRefused("tickets must be positive: " + bad, () -> graph.setTickets(client.node, bad));
+                }
+            }
+            case 1 -> {
+                if (!fundings.isEmpty()) {
+                    Funding funding = pick(random, fundings);
+                    assertRefused("tickets must be positive: " + bad, () -> graph.setTickets(funding.ticket, bad));
+                }
+            }
+            case 2 -> {
+                if (!fundings.isEmpty()) {
+                    // Raising a ticket so that its currency's total passes Long.MAX_VALUE.
+                    Funding funding = pick(random, fundings);
+                    long room = Long.MAX_VALUE - funding.source.issuedAmount();
+                    if (room < Long.MAX_VALUE - funding.amount) {
+                        long amount = funding.amount + room + 1 + random.nextLong(Long.MAX_VALUE - funding.amount - room);
+                        assertRefused("would overflow", () -> graph.setTickets(funding.ticket, amount));
+                    }
+                }
+            }
+            case 3 -> {
+                CurrencyNode currency = pick(random, currencies);
+                long room = Long.MAX_VALUE - currency.issuedAmount();
+                if (room < Long.MAX_VALUE) {
+                    long amount = room + 1 + random.nextLong(Long.MAX_VALUE - room);
+                    assertRefused("would overflow", () -> graph.newClient("k" + names, currency, amount));
+                    assertRefused("would overflow", () -> graph.newCurrency("c" + names, currency, amount));
+                }
+            }
+            case 4 -> {
+                if (!withdrawnFundings.isEmpty()) {
+                    Ticket withdrawn = pick(random, withdrawnFundings);
+                    assertRefused("funding ticket was withdrawn", () -> graph.unfund(withdrawn));
+                    assertRefused("funding ticket was withdrawn", () -> graph.setTickets(withdrawn, 1));
+                }
+            }
+            default -> {
+                if (!removedClients.isEmpty() && !clients.isEmpty()) {
+                    ClientNode removed = pick(random, removedClients);
+                    Client live = pick(random, clients);
+                    assertRefused("was removed", () -> graph.activate(removed));
+                    assertRefused("was removed", () -> graph.setTickets(removed, 1));
+                    assertRefused("was removed", () -> graph.lend(removed, live.node));
+                    assertRefused("was removed", () -> graph.lend(live.node, removed));
+                }
+            }
+        }
+    }
+
+    private static void assertRefused(String message, Runnable operation) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, operation::run);
+        assertTrue(e.getMessage().contains(message), () -> "'" + e.getMessage() + "' should say '" + message + "'");
+    }
+
     private void checkAgainstModel(int step) {
         Evaluation expected = new Evaluation();
         for (CurrencyNode currency : currencies) {
             assertEquals(expected.activeAmount(currency), currency.activeAmount(),
                     () -> "active amount of " + currency.name() + " at step " + step);
             assertClose(expected.value(currency), currency.value(), "value of " + currency.name(), step);
+            assertEquals(expected.issuedAmount(currency), currency.issuedAmount(),
+                    () -> "issued amount of " + currency.name() + " at step " + step);
         }
         for (Funding funding : fundings) {
             assertEquals(expected.activeAmount(funding.holder) > 0, funding.ticket.isActive(),
@@ -209,6 +283,22 @@ class CurrencyGraphPropertyTest {
                 }
             }
             activeAmounts.put(currency, sum);
+            return sum;
+        }
+
+        /** Every ticket of the currency, active or not: its clients' and the currencies it funds. */
+        long issuedAmount(CurrencyNode currency) {
+            long sum = 0;
+            for (Client client : clients) {
+                if (client.node.currency() == currency) {
+                    sum += client.amount;
+                }
+            }
+            for (Funding funding : fundings) {
+                if (funding.source == currency) {
+                    sum += funding.amount;
+                }
+            }
             return sum;
         }
 

@@ -524,6 +524,35 @@ class TaskGroupTest {
         assertThrows(IllegalArgumentException.class, () -> RotaPool.builder().name(" "));
     }
 
+    /**
+     * The pool's shutdownNow() hands back a group's queued tasks; a group with none of its tasks
+     * running then terminates at once, as after its own shutdownNow(), not only once the other
+     * groups' tasks (here tasks that ignore interrupts) let the pool terminate.
+     */
+    @Test
+    void poolShutdownNowTerminatesADrainedGroupWhileAnotherGroupsTasksRun() throws Exception {
+        TaskGroup stubborn = pool.group("stubborn", 1);
+        CountDownLatch started = new CountDownLatch(pool.workers());
+        for (int i = 0; i < pool.workers(); i++) {
+            stubborn.execute(() -> {
+                started.countDown();
+                while (release.getCount() > 0) {         // deaf to shutdownNow's interrupt
+                    Thread.onSpinWait();
+                }
+            });
+        }
+        Liveness.await(started, "both workers in stubborn tasks");
+        TaskGroup drained = pool.group("drained", 1);
+        for (int i = 0; i < 3; i++) {
+            drained.execute(() -> {});
+        }
+        assertEquals(3, pool.shutdownNow().size());
+        assertTrue(drained.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS),
+                "a group with nothing queued or running waits for another group's tasks");
+        assertFalse(pool.isTerminated(), "the stubborn tasks still run");
+        assertFalse(stubborn.isTerminated());
+    }
+
     /** shutdownNow of one group after the pool's shutdown returns each of its queued tasks once. */
     @Test
     void groupShutdownNowAfterPoolShutdownReturnsItsQueuedTasks() throws Exception {

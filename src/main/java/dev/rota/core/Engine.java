@@ -583,8 +583,9 @@ public final class Engine {
         }
         dispatcher.closeAll();
         List<Runnable> pending = new ArrayList<>();
+        Group[] drained = dispatcher.groups();
         synchronized (stopLock) {
-            for (Group group : dispatcher.groups()) {
+            for (Group group : drained) {
                 group.advanceRunState(Group.STOP);
                 group.drainTo(pending);
             }
@@ -594,6 +595,12 @@ public final class Engine {
             w.thread.interrupt();
         }
         spares.interruptAll();
+        // G3 per group, as a group's own shutdownNow does: a drained group none of whose tasks runs
+        // terminates now, not with the last worker, which another group's task may hold for long.
+        // One whose task still runs terminates when that slice or spare's turn ends.
+        for (Group group : drained) {
+            dispatcher.settle(group);
+        }
         wakeAll();
         return pending;
     }

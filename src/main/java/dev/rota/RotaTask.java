@@ -268,8 +268,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 return s;
             }
             boolean helps = WorkerContext.runsTasks();
-            if (helps && WorkerContext.tryUnpush(this)) {
-                run();
+            if (helps) {
+                WorkerContext.runIfUnpushed(this);       // still on this thread's deque: run it here
             }
             while ((s = status) == PENDING) {
                 if (Thread.interrupted()) {                  // before the deadline, as FutureTask's order

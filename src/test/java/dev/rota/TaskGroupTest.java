@@ -553,6 +553,38 @@ class TaskGroupTest {
         assertFalse(stubborn.isTerminated());
     }
 
+    /**
+     * A fork waits in its group's queue (counted in queuedTasks()) until it runs, whoever runs it:
+     * a thief, its worker's next pop, or its joiner taking it back from the deque. Each of them
+     * counts it as completed, so the tree of 1 submitted and 1,023 forked tasks counts 1,024.
+     */
+    @Test
+    void everyForkThatRanCountsAsCompletedWhoeverRanIt() throws Exception {
+        TaskGroup forking = pool.group("forking", 1);
+        final class Tree extends RotaTask<Integer> {
+            final int depth;
+
+            Tree(int depth) {
+                this.depth = depth;
+            }
+
+            @Override
+            protected Integer compute() {
+                if (depth == 0) {
+                    return 1;
+                }
+                Tree left = new Tree(depth - 1);
+                left.fork();
+                return new Tree(depth - 1).compute() + left.join();
+            }
+        }
+        Tree root = new Tree(10);                        // 1,024 leaves, 1,023 of the tasks forked
+        assertEquals(1_024, forking.submit(root).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        forking.shutdown();
+        assertTrue(forking.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(1 + 1_023, forking.stats().completedTasks());
+    }
+
     /** shutdownNow of one group after the pool's shutdown returns each of its queued tasks once. */
     @Test
     void groupShutdownNowAfterPoolShutdownReturnsItsQueuedTasks() throws Exception {

@@ -489,9 +489,16 @@ public final class Engine {
             spare.helpDepth--;
         }
         afterHelpedTask(group, waiterInterrupted);
-        group.countSpareCompleted();
-        spareTasks.increment();
+        countSpareTask(group);
         return true;
+    }
+
+    /** A task of {@code group} (null: none) ran on a spare thread: counts it for the group and the pool. */
+    void countSpareTask(Group group) {
+        if (group != null) {
+            group.countSpareCompleted();
+        }
+        spareTasks.increment();
     }
 
     /**

@@ -566,11 +566,18 @@ final class Worker implements Runnable {
 
     /**
      * Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to
-     * be joined), whatever the group's mask (W5).
+     * be joined), whatever the group's mask (W5), and runs it here, counted as any task this worker
+     * takes from that lane (it counted as queued there); false, without running it, otherwise.
      */
-    boolean tryUnpush(Runnable task) {
+    boolean runIfUnpushed(Runnable task) {
         Lane lane = currentLane != null ? currentLane : sliceLane;
-        return lane != null && lane.deque.tryUnpush(task);
+        if (lane == null || !lane.deque.tryUnpush(task)) {
+            return false;
+        }
+        task.run();                                      // a joiner's own fork: its exceptions are its outcome
+        TASKS_RUN.setOpaque(this, tasksRun + 1);
+        lane.countCompleted();                           // owner only: the lane of this worker's deque
+        return true;
     }
 
     /** Owner only: pushes a forked task on this worker's deque of the forking task's group. */

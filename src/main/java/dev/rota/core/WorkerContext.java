@@ -81,14 +81,22 @@ public final class WorkerContext {
 
     /**
      * Pops {@code task} if it is the newest on the calling worker's deque, or takes it back from the
-     * calling spare's deferred forks; false otherwise.
+     * calling spare's deferred forks, and runs it here; false, without running it, otherwise. The
+     * run counts as a completed task of its group, as it would had a worker taken it from the
+     * queue: while queued it counted in the group's {@code queuedTasks()}.
      */
-    public static boolean tryUnpush(Runnable task) {
+    public static boolean runIfUnpushed(Runnable task) {
         Thread t = Thread.currentThread();
         if (t instanceof WorkerThread wt) {
-            return wt.worker.tryUnpush(task);
+            return wt.worker.runIfUnpushed(task);
         }
-        return t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushDeferred(task);
+        if (t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushDeferred(task)) {
+            Group group = st.spare.group;
+            task.run();
+            st.spare.engine().countSpareTask(group);
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -30,7 +30,10 @@ final class ManagedCall<T> implements ForkJoinPool.ManagedBlocker {
         this.body = body;
     }
 
-    /** Runs {@code body} as a managed block that lends the caller's group's tickets to {@code target}. */
+    /**
+     * Runs {@code body} as a managed block that lends the caller's group's tickets to {@code target}
+     * (null: lends nothing).
+     */
     static <T> T await(Group target, Body<T> body) throws InterruptedException, ExecutionException, TimeoutException {
         ManagedCall<T> call = new ManagedCall<>(body);
         TicketTransfer.await(target, call);

@@ -339,8 +339,11 @@ public final class TaskGroup extends AbstractExecutorService {
 
     /**
      * As {@link ExecutorService#awaitTermination}; from a task of this pool (another group's, say,
-     * that closes this one), the wait is a managed block that lends the caller's group's tickets to
-     * this group, so that this group's tasks run even on a pool of one worker.
+     * that closes this one), the wait is a managed block, so that this group's tasks run even on a
+     * pool of one worker. If this group is shut down when the wait begins, the wait lends the
+     * caller's group's tickets to this group, as a wait for its tasks' results would; otherwise it
+     * lends nothing, since the group ends only when someone shuts it down, and a loan would give the
+     * caller's share to its work for as long as the wait lasts.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
@@ -348,7 +351,8 @@ public final class TaskGroup extends AbstractExecutorService {
         if (core.isTerminated() || timeout <= 0) {
             return core.awaitTermination(0, TimeUnit.NANOSECONDS); // only looks, and answers an interrupt
         }
-        return ManagedCall.awaitInterruptibly(core, () -> core.awaitTermination(timeout, unit));
+        Group lendTo = isShutdown() ? core : null;
+        return ManagedCall.awaitInterruptibly(lendTo, () -> core.awaitTermination(timeout, unit));
     }
 
     // ---- views and figures ----------------------------------------------------------------------

@@ -207,6 +207,73 @@ class WaitsInsideTasksTest {
         }
     }
 
+    /**
+     * A wait for the termination of a group nobody has shut down lends nothing: that group ends only
+     * when someone shuts it down, and a loan would give half the waiter's value to its work for as
+     * long as the wait lasts (a day, in {@code close()}'s case). Once the group is shut down, its
+     * queued tasks are all the wait is for, and the waiter lends.
+     */
+    @Test
+    void aWaitForTheTerminationOfAGroupNotShutDownKeepsTheWaitersValue() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            TaskGroup other = pool.group("other", 100);
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            g.submit(() -> {
+                waiterThread.set(Thread.currentThread());
+                return other.awaitTermination(1, TimeUnit.HOURS);
+            });
+            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
+            while ((waiterThread.get() == null || waiterThread.get().getState() != Thread.State.TIMED_WAITING)
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(Thread.State.TIMED_WAITING, waiterThread.get().getState(), "the task awaits the group");
+            g.execute(() -> { });                        // g has other work: a loan would now split its value
+            other.execute(() -> { });                    // and other has work (queued behind the waiter): active
+            assertEquals(100, g.value(), 1e-9);
+            assertEquals(100, other.value(), 1e-9);
+        } finally {
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /** The other half: a wait for a group that is shut down is a wait for its tasks, and lends. */
+    @Test
+    void aWaitForTheTerminationOfAGroupShutDownLendsTheWaitersTickets() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            TaskGroup other = pool.group("other", 100);
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            CountDownLatch shutDown = new CountDownLatch(1);
+            g.submit(() -> {
+                waiterThread.set(Thread.currentThread());
+                shutDown.await();                        // holds the only worker: other's task stays queued
+                return other.awaitTermination(1, TimeUnit.HOURS);
+            });
+            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
+            while (waiterThread.get() == null && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            other.execute(() -> { });
+            other.shutdown();
+            shutDown.countDown();
+            while (waiterThread.get().getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(Thread.State.TIMED_WAITING, waiterThread.get().getState(), "the task awaits the group");
+            g.execute(() -> { });                        // g has other work: the loan splits its value
+            assertEquals(50, g.value(), 1e-9);
+            assertEquals(150, other.value(), 1e-9);
+        } finally {
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
+    }
+
     /** isTerminated() true must mean awaitTermination(0) true: both read one fact. */
     @Test
     void isTerminatedImpliesAwaitTerminationTrue() throws Exception {

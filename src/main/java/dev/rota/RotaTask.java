@@ -42,7 +42,8 @@ import java.util.concurrent.TimeoutException;
  * tasks, so that no chain of waits overflows the stack. An exception thrown by
  * {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it was (same object, so
  * same type and cause); {@code get()} wraps it in an {@link ExecutionException}. A task runs at
- * most once; it is not meant to be forked twice.
+ * most once; it is not meant to be forked twice, and a second run (of a task submitted or forked
+ * twice, say), even at the same time as the first, returns without calling {@code compute()}.
  *
  * <p>A task belongs to the {@link TaskGroup} it was submitted to, and a forked task to the group of
  * the task that forked it; its CPU time is charged to that group. A task of one group that joins a
@@ -59,6 +60,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * waiters: set by a thread about to wait on this task's monitor, before it re-reads status;
      * completion writes status, then reads waiters: both volatile, so either the waiter sees the
      * status or the completer sees the waiter and notifies.
+     * started: claimed with a CAS by the one run() that calls compute(). A task may be run by two
+     * threads at once (submitted twice, forked and then invoked): without the claim both would
+     * compute, and the loser of the status CAS would still write result and failure after the
+     * winner had published them, so join() could report an outcome other than the one status says.
+     * With it, result and failure are written by one thread only, before the status CAS.
      */
     private static final int PENDING = 0;
     private static final int NORMAL = 1;
@@ -73,10 +79,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private static final long HELP_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle STATUS;
+    private static final VarHandle STARTED;
 
     static {
         try {
-            STATUS = MethodHandles.lookup().findVarHandle(RotaTask.class, "status", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATUS = lookup.findVarHandle(RotaTask.class, "status", int.class);
+            STARTED = lookup.findVarHandle(RotaTask.class, "started", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -87,6 +96,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     private volatile int status;
     private volatile boolean waiters;
+    /** Set by the run that calls compute(), the only one (see the comment above). */
+    private volatile boolean started;
     /** Completions that notified waiters; under this task's monitor. For the jcstress tests. */
     int wakeups;
     private T result;
@@ -182,10 +193,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         throw (E) failure;
     }
 
-    /** Runs {@link #compute()} once, unless already done or cancelled. Called by the pool. */
+    /**
+     * Runs {@link #compute()} once, unless already done or cancelled, or started by another run
+     * (this one then returns at once, leaving the task to that run). Called by the pool.
+     */
     @Override
     public final void run() {
-        if (status != PENDING) {
+        if (status != PENDING || !STARTED.compareAndSet(this, false, true)) {
             return;
         }
         T value;

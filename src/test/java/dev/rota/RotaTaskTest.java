@@ -263,6 +263,77 @@ class RotaTaskTest {
         assertThrows(CancellationException.class, task::join);
     }
 
+    /**
+     * A task runs at most once, even when two threads run it at the same time (a task submitted
+     * twice, or forked and then invoked): the second run returns without calling compute(), and the
+     * outcome that join() reports is the one run's and never changes once the task is done.
+     */
+    @Test
+    void aTaskRunByTwoThreadsAtOnceComputesOnce() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RotaTask<String> task = new RotaTask<>() {
+            @Override
+            protected String compute() {
+                if (runs.incrementAndGet() > 1) {
+                    return "second run";
+                }
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "first run";
+            }
+        };
+        Thread first = new Thread(task, "first runner");
+        first.start();
+        assertTrue(inside.await(30, TimeUnit.SECONDS));
+        task.run();                                      // the first run is inside compute() now
+        assertEquals(1, runs.get(), "compute() ran twice at once");
+        assertFalse(task.isDone(), "the second run completed the task while the first still ran");
+        release.countDown();
+        assertEquals("first run", task.join());
+        first.join(TimeUnit.SECONDS.toMillis(30));
+        assertEquals("first run", task.join(), "the outcome changed after the task was done");
+        assertEquals(1, runs.get());
+    }
+
+    /** The same through a pool: a task submitted twice is computed once; the other run returns at once. */
+    @Test
+    void aTaskSubmittedTwiceComputesOnce() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        RotaTask<Integer> task = new RotaTask<>() {
+            @Override
+            protected Integer compute() {
+                int run = runs.incrementAndGet();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return run;
+            }
+        };
+        long completedBefore = pool.completedTasks();
+        pool.submit(task);
+        pool.submit(task);
+        // Two workers: one runs compute(), the other takes the second entry. Either it computes too
+        // (the bug) or its run returns at once and counts as completed while the first still waits.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (runs.get() < 2 && pool.completedTasks() == completedBefore && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1);
+        }
+        assertEquals(1, runs.get(), "the task submitted twice ran compute() twice at once");
+        assertEquals(completedBefore + 1, pool.completedTasks(), "the second entry's run returned at once");
+        release.countDown();
+        assertEquals(1, task.join());
+        assertEquals(1, runs.get());
+    }
+
     @Test
     void joinAndInvokeFromOutsideThePool() throws Exception {
         Fib external = new Fib(20);

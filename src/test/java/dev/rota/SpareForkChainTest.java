@@ -103,6 +103,77 @@ class SpareForkChainTest {
         }
     }
 
+    /** A fork equal to any other of the same key, as a task with value semantics may be. */
+    private static final class Keyed extends RotaTask<Integer> {
+        final int key;
+        final AtomicInteger ran;
+
+        Keyed(int key, AtomicInteger ran) {
+            this.key = key;
+            this.ran = ran;
+        }
+
+        @Override
+        protected Integer compute() {
+            ran.incrementAndGet();
+            return key;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Keyed k && k.key == key;
+        }
+
+        @Override
+        public int hashCode() {
+            return key;
+        }
+    }
+
+    /**
+     * Past the bound on nesting, a join on a spare takes its fork back from the deferred forks: that
+     * very fork, not another one equal to it. Taking back an equal one (the newest) ran the joined
+     * fork but removed the other, which then never ran: a join of it would wait for ever.
+     */
+    @Test
+    void aJoinPastTheBoundTakesBackItsOwnForkNotAnEqualOne() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            TaskGroup g = pool.group("g", 100);
+            AtomicInteger ran = new AtomicInteger();
+            Keyed joined = new Keyed(7, ran);
+            Keyed other = new Keyed(7, ran);
+            class Nest extends RotaTask<Integer> {
+                final int level;
+
+                Nest(int level) {
+                    this.level = level;
+                }
+
+                @Override
+                protected Integer compute() {
+                    if (level < 40) {                    // forks nested in place up to the bound, deferred past it
+                        return new Nest(level + 1).fork().join();
+                    }
+                    joined.fork();                       // both deferred: the nesting is past the bound here
+                    other.fork();
+                    return joined.join();
+                }
+            }
+            Future<Integer> outcome = startOnASpare(g, g::shutdown, () -> new Nest(1).fork().join());
+            assertEquals(7, outcome.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            // The fork left unjoined runs once the in-place runs have unwound, within the task above.
+            assertEquals(7, other.get(Liveness.SECONDS, TimeUnit.SECONDS), "the fork equal to the joined one never ran");
+            assertEquals(2, ran.get());
+        } finally {
+            releaseWorker.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+
     /**
      * An endless chain on a spare, its group shut down, ends at the pool's shutdownNow(): the forks
      * that wait for the in-place runs to unwind are cancelled then, as a worker's leftover forks are.

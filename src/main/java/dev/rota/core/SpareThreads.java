@@ -2,6 +2,7 @@ package dev.rota.core;
 
 import dev.rota.affinity.Affinity;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ForkJoinPool;
@@ -205,9 +206,19 @@ final class SpareThreads {
             }
         }
 
-        /** On this spare's thread: takes {@code task} back from the deferred forks, for a join to run it. */
+        /**
+         * On this spare's thread: takes {@code task} back from the deferred forks, for a join to run it.
+         * By identity, as a worker's deque does: a task class may define equals, and removing another
+         * fork equal to {@code task} would lose that one, since the caller runs {@code task}.
+         */
         boolean tryUnpushDeferred(Runnable task) {
-            return !deferred.isEmpty() && deferred.removeLastOccurrence(task);
+            for (Iterator<Runnable> it = deferred.descendingIterator(); it.hasNext(); ) {
+                if (it.next() == task) {
+                    it.remove();
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** On this spare's thread: the newest deferred fork, taken to run while a join waits; or null. */

@@ -119,7 +119,9 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         if (other instanceof ScheduledTask<?> task) {
             return DeadlineHeap.before(this, task) ? -1 : DeadlineHeap.before(task, this) ? 1 : 0;
         }
-        return Long.signum(getDelay(NANOSECONDS) - other.getDelay(NANOSECONDS));
+        // Compared, not subtracted: a foreign delay may be anything a long holds (Long.MAX_VALUE
+        // from a JDK pool, say), and the difference of two such delays overflows.
+        return Long.compare(getDelay(NANOSECONDS), other.getDelay(NANOSECONDS));
     }
 
     @Override

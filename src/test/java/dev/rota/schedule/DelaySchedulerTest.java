@@ -349,6 +349,23 @@ class DelaySchedulerTest {
         assertTrue(((RunnableScheduledFuture<?>) periodic).isPeriodic());
     }
 
+    /**
+     * Against a foreign Delayed the order comes from the two delays, which may be anything a long
+     * holds (a JDK task scheduled with Long.MAX_VALUE, one long overdue): their difference
+     * overflows, so it must be compared, not subtracted.
+     */
+    @Test
+    void shouldCompareWithAForeignDelayedWhoseDelayIsExtreme() {
+        ScheduledFuture<?> inAnHour = scheduler.schedule(() -> { }, 1, HOURS);
+        ScheduledFuture<?> alreadyDue = scheduler.schedule(() -> { }, -1, HOURS);
+        Delayed farPast = constantDelay(Long.MIN_VALUE);
+        Delayed farFuture = constantDelay(Long.MAX_VALUE);
+        assertTrue(inAnHour.compareTo(farPast) > 0, "an hour from now sorts after a delay of Long.MIN_VALUE");
+        assertTrue(inAnHour.compareTo(farFuture) < 0, "an hour from now sorts before a delay of Long.MAX_VALUE");
+        awaitCondition(() -> alreadyDue.getDelay(NANOSECONDS) < -1, "a due task's delay below -1 ns");
+        assertTrue(alreadyDue.compareTo(farFuture) < 0, "an overdue task sorts before a delay of Long.MAX_VALUE");
+    }
+
     // ---- shutdown ----------------------------------------------------------------------------
 
     @Test
@@ -604,6 +621,21 @@ class DelaySchedulerTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A Delayed whose delay never changes, whatever its value. */
+    private static Delayed constantDelay(long nanos) {
+        return new Delayed() {
+            @Override
+            public long getDelay(TimeUnit u) {
+                return u.convert(nanos, NANOSECONDS);
+            }
+
+            @Override
+            public int compareTo(Delayed o) {
+                return Long.compare(nanos, o.getDelay(NANOSECONDS));
+            }
+        };
     }
 
     private static Delayed fixedDelay(long delay, TimeUnit unit) {

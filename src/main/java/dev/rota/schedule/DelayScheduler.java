@@ -71,9 +71,15 @@ public final class DelayScheduler {
      *       after its queue drained cannot miss a task that is between scheduler and pool; and
      *       shutdownNow() returns only once the count is 0 (on any thread but the timer's), so a pool
      *       that drains its queues after it has every due task the timer took.
-     *   I   idle == heap empty && handoffsInFlight == 0. The sink's schedulerIdle() is called exactly
-     *       once, by whichever thread first makes "runState != RUNNING && idle" true, after it has
-     *       released the lock (the pool may call back into the scheduler, and may hold its own lock).
+     *   S4  cancelsInFlight counts tasks that shutdown() or shutdownNow() took out of the heap but has
+     *       not yet cancelled: they are cancelled after the lock is released, since cancelling wakes
+     *       their waiters and calls back into remove(). Idle (I) waits for them, so the pool cannot
+     *       terminate while a future it took is still pending; and every shutdownNow() caller waits
+     *       for the others' (as for S3), so that each returns with every delayed task cancelled.
+     *   I   idle == heap empty && handoffsInFlight == 0 && cancelsInFlight == 0. The sink's
+     *       schedulerIdle() is called exactly once, by whichever thread first makes
+     *       "runState != RUNNING && idle" true, after it has released the lock (the pool may call
+     *       back into the scheduler, and may hold its own lock).
      *
      * Memory ordering: runState is volatile so that ScheduledTask.run() can read it without the
      * lock (mayRun); it is written only under the lock. Everything else a task carries between
@@ -97,12 +103,13 @@ public final class DelayScheduler {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when the heap's head gets earlier or when runState changes. */
     private final Condition timerWork = lock.newCondition();
-    /** Signalled when the timer has passed its batch to the sink (handoffsInFlight back to 0). */
-    private final Condition handedOff = lock.newCondition();
+    /** Signalled when handoffsInFlight (S3) or cancelsInFlight (S4) falls. */
+    private final Condition settled = lock.newCondition();
     private final DeadlineHeap<ScheduledTask<?>> heap = new DeadlineHeap<>();
 
     private volatile int runState = RUNNING;   // written under lock (S1)
     private int handoffsInFlight;              // under lock (S3)
+    private int cancelsInFlight;               // under lock (S4)
     private boolean idleReported;              // under lock (I)
     private Thread timer;                      // under lock; null until the first schedule
     /** Times the timer returned from a wait; single writer (the timer), read by tests. */
@@ -161,13 +168,20 @@ public final class DelayScheduler {
             }
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledTask::isPeriodic);
-            reportIdle = claimIdleReport();
+            cancelsInFlight += periodic.size();          // S4: idle only once they are cancelled
+            reportIdle = claimIdleReport();              // so true only when there were none
             timerWork.signal();   // the timer may now have to exit
         } finally {
             lock.unlock();
         }
-        for (ScheduledTask<?> task : periodic) {
-            task.cancel(false);   // already out of the heap, so its remove() finds nothing to do
+        if (!periodic.isEmpty()) {
+            try {
+                for (ScheduledTask<?> task : periodic) {
+                    task.cancel(false);   // already out of the heap, so its remove() finds nothing to do
+                }
+            } finally {
+                reportIdle = cancelled(periodic.size());
+            }
         }
         if (reportIdle) {
             sink.schedulerIdle();
@@ -181,7 +195,9 @@ public final class DelayScheduler {
      * and waiters on it wake up. A periodic task that has run at least once is cancelled but not
      * listed. Tasks already handed to the pool are the pool's to drain; this waits until the timer
      * has handed over the batch it is passing on (unless called on the timer thread), so that the
-     * pool's drain, after this, finds them.
+     * pool's drain, after this, finds them, and until a concurrent {@code shutdown()} or
+     * {@code shutdownNow()} has cancelled the tasks it took, so that every caller returns with every
+     * pending task cancelled.
      */
     public List<Runnable> shutdownNow() {
         List<ScheduledTask<?>> pending;
@@ -191,26 +207,32 @@ public final class DelayScheduler {
             boolean first = runState != STOPPED;
             runState = STOPPED;
             pending = first ? heap.clear() : List.of();
+            cancelsInFlight += pending.size();           // S4: ours, cancelled below
             timerWork.signal();
-            while (handoffsInFlight > 0 && Thread.currentThread() != timer) {
-                handedOff.awaitUninterruptibly();        // S3, for every caller: short, since the sink never blocks
+            // S3 and S4, for every caller: the timer's hand-off (short, since the sink never
+            // blocks) and the cancellations of other callers of shutdown() or shutdownNow().
+            while ((handoffsInFlight > 0 || cancelsInFlight > pending.size()) && Thread.currentThread() != timer) {
+                settled.awaitUninterruptibly();
             }
             if (!first) {
                 return List.of();                        // the first caller returns the pending tasks
             }
-            reportIdle = claimIdleReport();
         } finally {
             lock.unlock();
         }
-        pending.sort(ScheduledTask::compareTo);
         List<Runnable> neverStarted = new ArrayList<>(pending.size());
-        for (ScheduledTask<?> task : pending) {
-            // A periodic task in the heap has run before. A task the user cancelled meanwhile is
-            // theirs, not ours to return.
-            boolean started = task.hasStarted();
-            if (task.cancel(false) && !started) {
-                neverStarted.add(task);
+        try {
+            pending.sort(ScheduledTask::compareTo);
+            for (ScheduledTask<?> task : pending) {
+                // A periodic task in the heap has run before. A task the user cancelled meanwhile is
+                // theirs, not ours to return.
+                boolean started = task.hasStarted();
+                if (task.cancel(false) && !started) {
+                    neverStarted.add(task);
+                }
             }
+        } finally {
+            reportIdle = cancelled(pending.size());
         }
         if (reportIdle) {
             sink.schedulerIdle();
@@ -308,10 +330,10 @@ public final class DelayScheduler {
             if (!heap.remove(task)) {
                 return;
             }
-            reportIdle = claimIdleReport();
-            if (reportIdle) {
-                timerWork.signal();   // shut down and now empty: the timer can exit
+            if (runState != RUNNING && heap.isEmpty()) {
+                timerWork.signal();   // shut down and now empty: the timer can exit (idle or not: S4)
             }
+            reportIdle = claimIdleReport();
         } finally {
             lock.unlock();
         }
@@ -459,7 +481,7 @@ public final class DelayScheduler {
         lock.lock();
         try {
             handoffsInFlight = 0;
-            handedOff.signalAll();
+            settled.signalAll();
             reportIdle = claimIdleReport();
         } finally {
             lock.unlock();
@@ -492,7 +514,7 @@ public final class DelayScheduler {
         lock.lock();
         try {
             handoffsInFlight = 0;
-            handedOff.signalAll();                       // S3: a shutdownNow may wait for this batch
+            settled.signalAll();                         // S3: a shutdownNow may wait for this batch
             timer = null;
             if (!heap.isEmpty() && runState != STOPPED) {
                 try {
@@ -513,7 +535,19 @@ public final class DelayScheduler {
     // ---- idle reporting ----------------------------------------------------------------------
 
     private boolean isIdleLocked() {
-        return heap.isEmpty() && handoffsInFlight == 0;
+        return heap.isEmpty() && handoffsInFlight == 0 && cancelsInFlight == 0;
+    }
+
+    /** S4: {@code count} tasks taken out of the heap are now cancelled; true when this caller reports idle (I). */
+    private boolean cancelled(int count) {
+        lock.lock();
+        try {
+            cancelsInFlight -= count;
+            settled.signalAll();
+            return claimIdleReport();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Under lock: true exactly once, for the caller that first sees "shut down and idle" (I). */

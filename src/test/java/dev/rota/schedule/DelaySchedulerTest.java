@@ -424,6 +424,78 @@ class DelaySchedulerTest {
         assertTrue(scheduler.isIdle());
     }
 
+    /**
+     * shutdown() takes the periodic tasks out of the heap under the lock and cancels them after it,
+     * since cancelling wakes their waiters. Idle must wait for those cancellations: it lets the pool
+     * terminate, and a periodic future still pending then would break "terminated: every
+     * delayed task is done". Here the last one-shot task is cancelled, which empties the heap,
+     * while shutdown() is still cancelling: the first periodic task it took (the heap's head, so the
+     * first in its list) is cancelled and 99,999 are still to come.
+     */
+    @Test
+    void shouldReportIdleOnlyOnceShutdownHasCancelledEveryPeriodicTask() throws Exception {
+        int count = 100_000;
+        List<ScheduledFuture<?>> periodic = new ArrayList<>(count);
+        AtomicLong pendingAtIdle = new AtomicLong(-1);
+        CountDownLatch idle = new CountDownLatch(1);
+        DelayScheduler own = new DelayScheduler(new DueTaskSink() {
+            @Override
+            public boolean submitDue(Runnable task) {
+                return false;                            // nothing comes due within the test
+            }
+
+            @Override
+            public void schedulerIdle() {
+                pendingAtIdle.set(periodic.stream().filter(f -> !f.isDone()).count());
+                idle.countDown();
+            }
+        }, "test-idle-after-cancels");
+        try {
+            for (int i = 0; i < count; i++) {           // one thread, one delay: increasing deadlines
+                periodic.add(own.scheduleAtFixedRate(() -> { }, 1, 1, HOURS));
+            }
+            ScheduledFuture<?> lastOneShot = own.schedule(() -> { }, 2, HOURS);
+            Thread shutter = new Thread(own::shutdown, "shutter");
+            shutter.start();
+            spinUntil(() -> periodic.get(0).isCancelled(), "shutdown() cancelling the periodic tasks");
+            assertTrue(lastOneShot.cancel(false));
+            shutter.join(SECONDS.toMillis(LIVENESS_SECONDS));
+            assertTrue(idle.await(LIVENESS_SECONDS, SECONDS), "idle reported");
+            assertEquals(0, pendingAtIdle.get(), "periodic tasks shutdown() had not yet cancelled when idle was reported");
+            Thread timer = own.timerThread();
+            timer.join(SECONDS.toMillis(LIVENESS_SECONDS));
+            assertFalse(timer.isAlive(), "the timer, shut down with an empty heap, exits before the hour it slept towards");
+        } finally {
+            own.shutdownNow();
+        }
+    }
+
+    /**
+     * Every shutdownNow() returns with every delayed task cancelled, not only the first: the pool
+     * stops its queues after it, and may then report termination. A second caller, arriving while
+     * the first is still cancelling the tasks it took from the heap, waits for them.
+     */
+    @Test
+    void everyShutdownNowReturnsWithEveryPendingTaskCancelled() throws Exception {
+        int count = 100_000;
+        List<ScheduledFuture<?>> oneShots = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {               // one thread, one delay: increasing deadlines
+            oneShots.add(scheduler.schedule(() -> { }, 1, HOURS));
+        }
+        AtomicReference<List<Runnable>> firstResult = new AtomicReference<>();
+        Thread first = new Thread(() -> firstResult.set(scheduler.shutdownNow()), "first-shutdownNow");
+        first.start();
+        // The first caller cancels in deadline order, so the earliest task is cancelled first.
+        spinUntil(() -> oneShots.get(0).isCancelled(), "the first shutdownNow() cancelling");
+
+        assertEquals(List.of(), scheduler.shutdownNow(), "the second caller returns nothing");
+
+        assertEquals(0, oneShots.stream().filter(f -> !f.isCancelled()).count(),
+                "tasks not yet cancelled when the second shutdownNow() returned");
+        first.join(SECONDS.toMillis(LIVENESS_SECONDS));
+        assertEquals(count, firstResult.get().size());
+    }
+
     @Test
     void shouldReturnNeverStartedTasksExactlyOnceOnShutdownNow() throws Exception {
         AtomicInteger ran = new AtomicInteger();
@@ -604,6 +676,17 @@ class DelaySchedulerTest {
                 fail("not within " + LIVENESS_SECONDS + " s: " + what);
             }
             sleepQuietly(1);
+        }
+    }
+
+    /** As awaitCondition, without sleeping between looks: for a window of milliseconds. */
+    static void spinUntil(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(LIVENESS_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("not within " + LIVENESS_SECONDS + " s: " + what);
+            }
+            Thread.onSpinWait();
         }
     }
 

@@ -245,7 +245,16 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         // thread, and every delayed task must be cancelled by then. What the timer had already
         // handed to the pool comes back from the engine's drain below.
         List<Runnable> neverStarted = new ArrayList<>(scheduler.shutdownNow());
-        for (Runnable task : engine.shutdownNow()) {
+        // Settled before the engine may terminate, so that a thread that sees the pool terminated
+        // finds every delayed future done, as it does for those of the timer's heap.
+        neverStarted.addAll(engine.shutdownNow(this::settleDrained));
+        return neverStarted;
+    }
+
+    /** Cancels the futures among the tasks shutdownNow drained that must not wait; returns the never-started ones. */
+    private List<Runnable> settleDrained(List<Runnable> drained) {
+        List<Runnable> neverStarted = new ArrayList<>(drained.size());
+        for (Runnable task : drained) {
             if (task instanceof RotaTask<?> forked) {
                 forked.cancel(false);                    // its joiner must not wait for ever
             } else if (scheduler.owns(task)) {

@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -283,6 +284,49 @@ class DueTasksAtShutdownNowTest {
         long dueReturned = due.stream().filter(returned::contains).count();
         assertEquals(10, ran.get() + dueReturned, "ran " + ran.get() + ", returned " + dueReturned
                 + ", cancelled and neither: " + due.stream().filter(f -> f.isCancelled() && !returned.contains(f)).count());
+    }
+
+    /**
+     * shutdownNow() cancels the due tasks it drains from the pool's queues, and must do so before
+     * the pool can terminate: a thread that sees the pool terminated must find every delayed future
+     * done. Here the only worker's task ends at shutdownNow's interrupt, so the pool may terminate
+     * as soon as the queues are drained, while 100,000 drained futures are still to be cancelled.
+     */
+    @Test
+    void dueTasksDrainedFromTheQueueAreCancelledBeforeThePoolTerminates() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            occupyTheOnlyWorker(pool, release);
+            int count = 100_000;
+            List<ScheduledFuture<?>> due = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                due.add(pool.schedule(() -> { }, 0, MILLISECONDS));
+            }
+            Liveness.awaitCondition(() -> pool.queuedTasks() >= count, "the timer handing every due task to the pool");
+            AtomicLong pendingAtTermination = new AtomicLong(-1);
+            Thread watcher = new Thread(() -> {
+                try {
+                    if (pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                        pendingAtTermination.set(due.stream().filter(f -> !f.isDone()).count());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "termination-watcher");
+            watcher.start();
+            Liveness.awaitCondition(() -> watcher.getState() == Thread.State.TIMED_WAITING, "the watcher waiting");
+
+            List<Runnable> returned = pool.shutdownNow();
+
+            watcher.join(TimeUnit.SECONDS.toMillis(Liveness.SECONDS));
+            assertEquals(count, returned.size(), "every due task returned");
+            assertEquals(0, pendingAtTermination.get(), "delayed futures not yet cancelled when the pool terminated");
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
     }
 
     private static void occupyTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {

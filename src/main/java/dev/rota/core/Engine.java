@@ -15,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 
 /**
  * The workers of one pool and the protocols between them: where a submission goes, who is woken,
@@ -585,8 +586,18 @@ public final class Engine {
      * that moves the pool to STOP drains it; later or concurrent calls return an empty list.
      */
     public List<Runnable> shutdownNow() {
+        return shutdownNow(UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #shutdownNow()}, and returns what {@code settle} makes of the drained tasks. It runs
+     * before the pool can terminate (no worker exits before stopDrained is set, see cancelLeftovers),
+     * so that the pool may complete the futures among them first: a thread that sees the pool
+     * terminated then finds them done. It must not block; the workers wait for it.
+     */
+    public List<Runnable> shutdownNow(UnaryOperator<List<Runnable>> settle) {
         if (!advanceRunState(STOP)) {
-            return new ArrayList<>();
+            return settle.apply(new ArrayList<>());
         }
         dispatcher.closeAll();
         List<Runnable> pending = new ArrayList<>();
@@ -597,7 +608,12 @@ public final class Engine {
                 group.drainTo(pending);
             }
         }
-        stopDrained = true;
+        List<Runnable> settled = pending;
+        try {
+            settled = settle.apply(pending);
+        } finally {
+            stopDrained = true;                          // the workers may exit, and the pool terminate
+        }
         for (Worker w : workers) {
             w.thread.interrupt();
         }
@@ -609,7 +625,7 @@ public final class Engine {
             dispatcher.settle(group);
         }
         wakeAll();
-        return pending;
+        return settled;
     }
 
     /**

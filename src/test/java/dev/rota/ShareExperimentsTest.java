@@ -12,6 +12,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -231,6 +233,8 @@ class ShareExperimentsTest {
     /**
      * Global fairness: a group whose tasks all arrive on one worker's lane (one outside thread
      * submits them all) still gets its share of every worker, which take its tasks from that lane.
+     * The feeding thread keeps at least a second of the group's work queued for as long as the
+     * windows last, however many a busy machine makes the measurement take.
      */
     @ParameterizedTest
     @EnumSource(SharePolicy.class)
@@ -240,11 +244,31 @@ class ShareExperimentsTest {
             TaskGroup b = pool.group("b", 1);
             fed.setQueueCapacity(200_000);
             Backlog load = Backlog.start(b, IN_FLIGHT, TASK_NANOS);
-            for (int i = 0; i < 150_000; i++) {          // 3 s of work: the group never runs dry in the window
-                fed.execute(() -> Backlog.spin(TASK_NANOS));
+            AtomicLong ran = new AtomicLong();
+            AtomicBoolean feeding = new AtomicBoolean(true);
+            Thread feeder = Thread.ofPlatform().name("fed-feeder").start(() -> {
+                long submitted = 0;
+                while (feeding.get()) {
+                    if (submitted - ran.get() < 50_000) { // a second of work or more stays queued
+                        for (int i = 0; i < 25_000; i++) {
+                            fed.execute(() -> {
+                                Backlog.spin(TASK_NANOS);
+                                ran.incrementAndGet();
+                            });
+                        }
+                        submitted += 25_000;
+                    } else {
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                }
+            });
+            while (ran.get() == 0) {
+                Thread.sleep(1);
             }
             Thread.sleep(100);
             ShareWindow window = ShareWindow.measure(pool, policy, Map.of("fed", 0.75, "b", 0.25), 700);
+            feeding.set(false);
+            feeder.join();
             load.stop();
             fed.shutdownNow();
             assertTrue(fed.awaitTermination(30, TimeUnit.SECONDS));

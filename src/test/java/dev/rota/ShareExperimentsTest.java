@@ -196,7 +196,7 @@ class ShareExperimentsTest {
             TaskGroup server = pool.group("server", 10);
             TaskGroup other = pool.group("other", 100);
             TaskGroup client = pool.group("client", 300);
-            int count = 300_000;                         // 6 s of work: more than the windows can take
+            int count = 600_000;                         // 12 s of work: more than the windows can take
             server.setQueueCapacity(count);
             Backlog competitor = Backlog.start(other, IN_FLIGHT, TASK_NANOS);
             AtomicBoolean waiting = new AtomicBoolean();

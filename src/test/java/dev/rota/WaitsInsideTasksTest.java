@@ -192,12 +192,7 @@ class WaitsInsideTasksTest {
                 waiterThread.set(Thread.currentThread());
                 return pool.schedule(() -> 1, 1, TimeUnit.HOURS).get();
             });
-            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
-            while ((waiterThread.get() == null || waiterThread.get().getState() != Thread.State.WAITING)
-                    && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(Thread.State.WAITING, waiterThread.get().getState(), "the task waits for its delayed task");
+            awaitState(waiterThread, Thread.State.WAITING, "the task waits for its delayed task");
             g.execute(() -> { });                        // g has other work: a loan would now split its value
             pool.execute(() -> { });                     // and the default group has work: a loan would be active
             assertEquals(100, g.value(), 1e-9);
@@ -224,12 +219,7 @@ class WaitsInsideTasksTest {
                 waiterThread.set(Thread.currentThread());
                 return other.awaitTermination(1, TimeUnit.HOURS);
             });
-            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
-            while ((waiterThread.get() == null || waiterThread.get().getState() != Thread.State.TIMED_WAITING)
-                    && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(Thread.State.TIMED_WAITING, waiterThread.get().getState(), "the task awaits the group");
+            awaitState(waiterThread, Thread.State.TIMED_WAITING, "the task awaits the group");
             g.execute(() -> { });                        // g has other work: a loan would now split its value
             other.execute(() -> { });                    // and other has work (queued behind the waiter): active
             assertEquals(100, g.value(), 1e-9);
@@ -254,17 +244,11 @@ class WaitsInsideTasksTest {
                 shutDown.await();                        // holds the only worker: other's task stays queued
                 return other.awaitTermination(1, TimeUnit.HOURS);
             });
-            long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
-            while (waiterThread.get() == null && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            awaitState(waiterThread, Thread.State.WAITING, "the task holds the only worker");
             other.execute(() -> { });
             other.shutdown();
             shutDown.countDown();
-            while (waiterThread.get().getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(Thread.State.TIMED_WAITING, waiterThread.get().getState(), "the task awaits the group");
+            awaitState(waiterThread, Thread.State.TIMED_WAITING, "the task awaits the group");
             g.execute(() -> { });                        // g has other work: the loan splits its value
             assertEquals(50, g.value(), 1e-9);
             assertEquals(150, other.value(), 1e-9);
@@ -272,6 +256,16 @@ class WaitsInsideTasksTest {
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }
+    }
+
+    /** Waits, within the liveness bound, until the thread set in {@code thread} is in {@code state}. */
+    private static void awaitState(AtomicReference<Thread> thread, Thread.State state, String what) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
+        while ((thread.get() == null || thread.get().getState() != state) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(thread.get() != null, what + ": the task never started");
+        assertEquals(state, thread.get().getState(), what);
     }
 
     /** isTerminated() true must mean awaitTermination(0) true: both read one fact. */

@@ -419,20 +419,18 @@ final class ShareWindow {
     }
 
     /**
-     * True when the window would be tight had no slice been longer than {@code cap}: its bounds with
-     * L and L<sub>all</sub> at most {@code cap} (lottery's variance kept as measured, so this errs
-     * towards false).
+     * True when the window would be tight had no slice charged to the groups named been longer than
+     * {@code cap}: its bounds with L at most {@code cap} (lottery's variance kept as measured, so this
+     * errs towards false). The checks of the time charged keep the measured L<sub>all</sub>: a slice
+     * the machine stretched at the window's end is the time left uncharged.
      */
     private boolean tightWithSlicesCappedAt(long cap) {
         long measuredLongest = longest;
-        long measuredLongestOfAll = longestOfAll;
         longest = Math.min(longest, cap);
-        longestOfAll = Math.min(longestOfAll, cap);
         try {
             return tight();
         } finally {
             longest = measuredLongest;
-            longestOfAll = measuredLongestOfAll;
         }
     }
 

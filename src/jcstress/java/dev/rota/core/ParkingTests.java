@@ -27,9 +27,14 @@ public final class ParkingTests {
 
     /** A group of {@code engine} (two workers) that only worker 1 may run. */
     static Group groupOnWorkerOne(Engine engine, String name) {
+        return groupOnWorker(engine, name, 1);
+    }
+
+    /** A group of {@code engine} (two workers) that only {@code worker} may run. */
+    static Group groupOnWorker(Engine engine, String name, int worker) {
         Dispatcher dispatcher = engine.dispatcher();
         Group group = dispatcher.newGroup(name, dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-        group.restrictTo(WorkerMask.of(2, 1));
+        group.restrictTo(WorkerMask.of(2, worker));
         return group;
     }
 
@@ -268,11 +273,9 @@ public final class ParkingTests {
         final Group group;
 
         public ForkRacingAMaskChange() {
-            Dispatcher dispatcher = engine.dispatcher();
-            group = dispatcher.newGroup("moving", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            group.restrictTo(WorkerMask.of(2, 0));
+            group = groupOnWorker(engine, "moving", 0);
             group.noteWork();                            // not idle, as while its task runs on worker 0
-            dispatcher.read(() -> null);
+            engine.dispatcher().read(() -> null);
         }
 
         @Actor

@@ -574,9 +574,7 @@ final class Worker implements Runnable {
         if (lane == null || !lane.deque.tryUnpush(task)) {
             return false;
         }
-        task.run();                                      // a joiner's own fork: its exceptions are its outcome
-        TASKS_RUN.setOpaque(this, tasksRun + 1);
-        lane.countCompleted();                           // owner only: the lane of this worker's deque
+        execute(task, lane);                             // run and counted as any task of the lane
         return true;
     }
 

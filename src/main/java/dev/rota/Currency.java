@@ -95,7 +95,10 @@ public final class Currency {
         return pool.dispatcher().read(node::activeAmount);
     }
 
-    /** Tickets of this currency issued in all. */
+    /**
+     * Tickets of this currency issued in all, to live groups and to currencies; a terminated group's,
+     * whether it ended by itself or with its pool, no longer count.
+     */
     public long issuedTickets() {
         return pool.dispatcher().read(node::issuedAmount);
     }

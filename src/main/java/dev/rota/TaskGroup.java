@@ -49,8 +49,8 @@ import java.util.concurrent.TimeoutException;
  * <p><b>Life cycle.</b> {@link #shutdown()} and {@link #shutdownNow()} end this group only, with
  * the JDK's semantics: queued tasks still run after {@code shutdown()}; {@code shutdownNow()}
  * interrupts the group's running tasks and returns, each exactly once, those that never started.
- * A terminated group leaves the pool, and its name may be used again. Shutting the pool down shuts
- * every group.
+ * A terminated group leaves the pool and its currency, and its name may be used again. Shutting the
+ * pool down shuts every group; every group has terminated, and left its currency, once the pool has.
  *
  * <p>{@link #submitOnly()} hands untrusted code a view that can submit and nothing else.
  */

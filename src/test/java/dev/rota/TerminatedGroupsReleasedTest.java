@@ -1,10 +1,12 @@
 package dev.rota;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import java.lang.ref.WeakReference;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +29,67 @@ class TerminatedGroupsReleasedTest {
             }
             assertNull(ended.get(), "a terminated group is still reachable from its pool");
             assertNull(endedCore.get(), "a terminated group's lanes are still reachable from its pool");
+        }
+    }
+
+    /**
+     * A group that terminates with its pool leaves the currencies that funded it, as one ended by its
+     * own shutdown does: once the pool has terminated, no group is funded any more. The group here
+     * ends with the pool because a fork of its task, made after shutdownNow's drain, is still on the
+     * worker's deque when the task's slice ends; the worker cancels it only as it exits (W2).
+     */
+    @Test
+    void aGroupEndedByItsPoolsTerminationLeavesItsCurrency() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).build();
+        Currency base = pool.baseCurrency();
+        Currency tenants = base.newCurrency("tenants", 100);
+        TaskGroup alone = tenants.newGroup("alone", 10);
+        TaskGroup withPool = tenants.newGroup("with-pool", 30);
+        alone.shutdown();
+        assertTrue(alone.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(30, tenants.issuedTickets(), "a group ended by its own shutdown leaves its currency");
+
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        RotaTask<Void> leftover = new RotaTask<>() {
+            @Override
+            protected Void compute() {
+                return null;
+            }
+        };
+        withPool.execute(() -> {
+            running.countDown();
+            awaitUninterruptibly(stopped);
+            leftover.fork();                             // after the drain: cancelled as the worker exits
+        });
+        Liveness.await(running, "the group's task started");
+        pool.shutdownNow();
+        stopped.countDown();
+        Liveness.awaitTermination(pool);
+
+        assertTrue(withPool.isTerminated());
+        assertTrue(leftover.isCancelled(), "the fork was left to the worker's exit");
+        assertEquals(0, tenants.issuedTickets(), "a group ended by the pool's termination still holds tickets");
+        assertEquals(100, base.issuedTickets(), "only the tenants' funding is left: no group, the default one neither");
+        assertEquals(0, tenants.activeTickets());
+        assertEquals(0, base.activeTickets());
+        assertEquals(0, tenants.value());
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (latch.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new AssertionError("never released");
+            } catch (InterruptedException e) {
+                interrupted = true;                      // shutdownNow's interrupt: this task keeps waiting
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -473,15 +473,19 @@ public final class Dispatcher {
         }
     }
 
-    /** The pool terminated: every group still live is terminated too. */
+    /**
+     * The pool terminated: every group still live terminates too, and leaves the ledger as one that
+     * ends by itself does (D2), so that no currency funds a group of a terminated pool. No slice or
+     * spare's turn is open any more: every worker ends its slice before it exits, and a spare counts
+     * as a participant of the engine until its task is done (E4).
+     */
     void poolTerminated() {
         lock.lock();
         try {
-            for (Group group : groups) {
-                if (!group.isTerminated()) {
-                    group.terminate();
-                }
+            for (Group group : groups) {                 // live, every one (D2)
+                leave(group);
             }
+            groups = new Group[0];
         } finally {
             lock.unlock();
         }
@@ -493,14 +497,7 @@ public final class Dispatcher {
                 || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0) {
             return;
         }
-        setRunnable(group, false);
-        for (Ticket loan : group.loansOut) {
-            ledger.repay(loan);                          // a terminated group lends nothing any more
-        }
-        group.loansOut.clear();
-        group.terminate();
-        ledger.remove(group.client);
-        byClient[group.client.id()] = null;
+        leave(group);
         Group[] all = groups;
         Group[] left = new Group[all.length - 1];
         int k = 0;
@@ -510,6 +507,21 @@ public final class Dispatcher {
             }
         }
         groups = left;
+    }
+
+    /**
+     * Terminates a live group and takes it out of the ledger and {@code byClient}; the caller takes
+     * it out of {@link #groups()} under the same lock hold (D2).
+     */
+    private void leave(Group group) {
+        setRunnable(group, false);
+        for (Ticket loan : group.loansOut) {
+            ledger.repay(loan);                          // a terminated group lends nothing any more
+        }
+        group.loansOut.clear();
+        group.terminate();
+        ledger.remove(group.client);
+        byClient[group.client.id()] = null;
     }
 
     // ---- waits and loans (ticket transfer) -----------------------------------------------------

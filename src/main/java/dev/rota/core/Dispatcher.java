@@ -45,6 +45,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *   <li>D3: for every worker w, {@code runnableFor(w)} is the number of runnable groups whose
  *       {@link Group#countedMask} allows w; a group's counted mask is its mask as of the last time
  *       the lock holder looked ({@link #maskChanged} brings it up to date).</li>
+ *   <li>D4: every lock hold that changes which groups are runnable publishes
+ *       {@code ledger.runnableCount()} as {@link #mayHaveWork()}'s count before it lets the lock go:
+ *       a count left too high sends idle workers to the lock for a pick that finds nothing, one
+ *       left too low lets them park with a group runnable.</li>
  * </ul>
  */
 public final class Dispatcher {
@@ -62,6 +66,7 @@ public final class Dispatcher {
     private Group[] byClient = new Group[16];
     /** Every live group; replaced whole under the lock, read without it. */
     private volatile Group[] groups = new Group[0];
+    /** Runnable groups, published for idle workers (D4); written under the lock, read without it. */
     private volatile int runnableCount;
     /**
      * D3, published per worker: entry w at {@code (w + 1) * COUNT_STRIDE}, on a cache line of its
@@ -515,6 +520,7 @@ public final class Dispatcher {
      */
     private void leave(Group group) {
         setRunnable(group, false);
+        runnableCount = ledger.runnableCount();          // D4: shutdown() and closeAllBut() publish it nowhere else
         for (Ticket loan : group.loansOut) {
             ledger.repay(loan);                          // a terminated group lends nothing any more
         }

@@ -37,7 +37,7 @@ public final class Loan implements AutoCloseable {
         return borrower;
     }
 
-    /** Ends the loan; later calls do nothing. */
+    /** Ends the loan; later calls do nothing, nor does a call once the lender or the borrower has terminated. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true) && wait != null) {

@@ -127,7 +127,8 @@ public final class TaskGroup extends AbstractExecutorService {
      * part keep their shares. What a group holds on loan it passes on when it lends in turn, so tickets
      * follow a chain of waits. A loan from or to a group that has terminated lends nothing, and so
      * does one that would close a cycle of loans (the borrower already lends to this group, directly
-     * or through others).
+     * or through others). A loan ends by itself when either group terminates: this group's value is
+     * then its own again, and closing the loan does nothing.
      *
      * @throws IllegalArgumentException if {@code borrower} is this group or belongs to another pool
      */

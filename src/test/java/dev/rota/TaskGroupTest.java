@@ -394,6 +394,31 @@ class TaskGroupTest {
     }
 
     /**
+     * A loan never closed ends with its borrower: once the borrower has terminated, the lender's
+     * value is all its own again, as if the loan were closed, and closing it then changes nothing.
+     */
+    @Test
+    void aLoanToATerminatedGroupEndsWithIt() throws Exception {
+        occupyEveryWorker();
+        TaskGroup lender = pool.group("lender", 300);
+        TaskGroup borrower = pool.group("borrower", 10);
+        lender.execute(() -> {});                        // queued, so both active
+        borrower.execute(() -> {});
+        Loan loan = lender.lendTo(borrower);
+        assertEquals(150, lender.value(), 1e-9, "the lender's 300 split between its own work and the loan");
+        assertEquals(160, borrower.value(), 1e-9);
+
+        assertEquals(1, borrower.shutdownNow().size());
+        assertTrue(borrower.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals(300, lender.value(), 1e-9, "the loan to the terminated borrower still takes part of the lender's value");
+        assertEquals(0, borrower.value());
+
+        loan.close();
+        assertEquals(300, lender.value(), 1e-9, "closing a loan whose borrower has terminated changes nothing");
+        assertEquals(300, lender.stats().value(), 1e-9);
+    }
+
+    /**
      * Ticket transfer is a side effect of Future.get(): it never makes get() throw, whatever the
      * tickets (here half of all longs, a valid amount).
      */

@@ -76,6 +76,38 @@ class TerminatedGroupsReleasedTest {
         assertEquals(0, tenants.value());
     }
 
+    /**
+     * A loan from {@code lendTo} that is dropped without being closed must not keep its borrower once
+     * the borrower has terminated: a long-lived lender that lends to short-lived groups (one per
+     * session, say) would otherwise hold every borrower's ledger entry it ever lent to.
+     */
+    @Test
+    void aLoanNeverClosedDoesNotKeepItsTerminatedBorrower() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).build()) {
+            TaskGroup lender = pool.group("lender", 100);
+            WeakReference<Object> borrowerEntry = borrowerOfAnUnclosedLoan(pool, lender);
+            pool.groups();                               // drops the terminated borrower from the pool's list
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+            while (borrowerEntry.get() != null && System.nanoTime() < deadline) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(borrowerEntry.get(), "the lender still holds the loan to its terminated borrower");
+            assertEquals(100, lender.tickets());
+        }
+    }
+
+    /** Lends to a new group, drops the loan unclosed, ends the group; returns the group's ledger entry. */
+    private static WeakReference<Object> borrowerOfAnUnclosedLoan(RotaPool pool, TaskGroup lender)
+            throws InterruptedException {
+        TaskGroup borrower = pool.group("borrower", 1);
+        Loan loan = lender.lendTo(borrower);
+        assertEquals(lender, loan.lender());
+        borrower.shutdown();
+        assertTrue(borrower.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        return new WeakReference<>(borrower.core.client());
+    }
+
     private static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {

@@ -525,6 +525,13 @@ public final class Dispatcher {
             ledger.repay(loan);                          // a terminated group lends nothing any more
         }
         group.loansOut.clear();
+        for (Ticket held : group.client.loans()) {
+            // The ledger's remove withdraws the loans this group holds; their lenders, live (a removed
+            // lender's loans went with it), stop holding them, or a loan never closed would keep this
+            // group's ledger entry for as long as its lender lives.
+            Group lender = byClient[held.currency().owner().id()];
+            lender.loansOut.removeIf(loan -> loan == held);
+        }
         group.terminate();
         ledger.remove(group.client);
         byClient[group.client.id()] = null;

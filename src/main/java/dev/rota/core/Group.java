@@ -68,7 +68,10 @@ public final class Group extends GroupActivationFields {
     volatile long longestSliceNanos;
     /** Spares that picked this group and have not yet ended that turn (G3); under the dispatcher's lock. */
     int spareTurns;
-    /** Loans of this group's tickets not yet repaid (waits and {@code lendTo}); under the dispatcher's lock. */
+    /**
+     * Loans of this group's tickets not yet repaid (waits and {@code lendTo}), each to a live group: a
+     * borrower's termination ends the loans it holds. Under the dispatcher's lock.
+     */
     final List<Ticket> loansOut = new ArrayList<>();
     /**
      * The mask this group is counted under in the dispatcher's runnable counts per worker (D3) while

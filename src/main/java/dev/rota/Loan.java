@@ -47,6 +47,7 @@ public final class Loan implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "loan of " + lender.name() + "'s tickets to " + borrower.name() + (closed.get() ? " (repaid)" : "");
+        boolean ended = closed.get() || lender.isTerminated() || borrower.isTerminated();
+        return "loan of " + lender.name() + "'s tickets to " + borrower.name() + (ended ? " (ended)" : "");
     }
 }

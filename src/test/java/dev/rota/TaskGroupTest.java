@@ -407,9 +407,11 @@ class TaskGroupTest {
         Loan loan = lender.lendTo(borrower);
         assertEquals(150, lender.value(), 1e-9, "the lender's 300 split between its own work and the loan");
         assertEquals(160, borrower.value(), 1e-9);
+        assertEquals("loan of lender's tickets to borrower", loan.toString());
 
         assertEquals(1, borrower.shutdownNow().size());
         assertTrue(borrower.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertEquals("loan of lender's tickets to borrower (ended)", loan.toString());
         assertEquals(300, lender.value(), 1e-9, "the loan to the terminated borrower still takes part of the lender's value");
         assertEquals(0, borrower.value());
 

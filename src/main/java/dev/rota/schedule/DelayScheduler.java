@@ -1,8 +1,11 @@
 package dev.rota.schedule;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
@@ -76,6 +79,13 @@ public final class DelayScheduler {
      *       their waiters and calls back into remove(). Idle (I) waits for them, so the pool cannot
      *       terminate while a future it took is still pending; and every shutdownNow() caller waits
      *       for the others' (as for S3), so that each returns with every delayed task cancelled.
+     *   S5  handedOver holds the periodic tasks the timer took out of the heap whose run for that
+     *       hand-off has not begun. A periodic run begins only by taking its task out of handedOver
+     *       (claimRun), so it runs once per hand-off, never while it waits in the heap (where a run
+     *       would move its deadline under the heap's order and then insert it a second time), and
+     *       never beside another run of it (T1 of ScheduledTask). Cancelling a task takes it out
+     *       (remove), so a hand-off the sink refused, or a queued task the user cancelled, leaves
+     *       nothing behind.
      *   I   idle == heap empty && handoffsInFlight == 0 && cancelsInFlight == 0. The sink's
      *       schedulerIdle() is called exactly once, by whichever thread first makes
      *       "runState != RUNNING && idle" true, after it has released the lock (the pool may call
@@ -106,6 +116,8 @@ public final class DelayScheduler {
     /** Signalled when handoffsInFlight (S3) or cancelsInFlight (S4) falls. */
     private final Condition settled = lock.newCondition();
     private final DeadlineHeap<ScheduledTask<?>> heap = new DeadlineHeap<>();
+    /** Periodic tasks handed to the sink whose run has not begun (S5); under lock. Identity: no equals. */
+    private final Set<ScheduledTask<?>> handedOver = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private volatile int runState = RUNNING;   // written under lock (S1)
     private int handoffsInFlight;              // under lock (S3)
@@ -305,6 +317,20 @@ public final class DelayScheduler {
         return state != SHUTDOWN || !task.isPeriodic();
     }
 
+    /**
+     * Whether a run of periodic {@code task} may begin: true once per hand-off (S5), for the first
+     * run() after the timer handed it to the sink; false for a run() of a task that waits in the heap,
+     * runs now, or whose hand-off has run already, which then does nothing.
+     */
+    boolean claimRun(ScheduledTask<?> task) {
+        lock.lock();
+        try {
+            return handedOver.remove(task);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Puts a periodic task back after a normal run; cancels it instead once shut down (S2). */
     void reschedule(ScheduledTask<?> task) {
         lock.lock();
@@ -322,12 +348,15 @@ public final class DelayScheduler {
         task.cancel(false);
     }
 
-    /** Removes a cancelled task from the heap, if it is there. */
+    /** Removes a cancelled task from the heap, or from the hand-offs not yet run (S5), if it is there. */
     void remove(ScheduledTask<?> task) {
         boolean reportIdle;
         lock.lock();
         try {
             if (!heap.remove(task)) {
+                if (task.isPeriodic()) {
+                    handedOver.remove(task);
+                }
                 return;
             }
             if (runState != RUNNING && heap.isEmpty()) {
@@ -449,6 +478,9 @@ public final class DelayScheduler {
                 ScheduledTask<?> head;
                 while (count < batch.length && (head = heap.peek()) != null && head.deadline() - now <= 0) {
                     heap.poll();
+                    if (head.isPeriodic()) {
+                        handedOver.add(head);   // S5: before the sink has it, so its run can claim it
+                    }
                     batch[count++] = head;
                 }
                 handoffsInFlight = count;   // S3: still counted as ours until the sink has them
@@ -587,6 +619,16 @@ public final class DelayScheduler {
         lock.lock();
         try {
             return heap.capacity();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The first violation of the heap's invariants (H1-H3 of DeadlineHeap), or null. */
+    String heapInvariantViolation() {
+        lock.lock();
+        try {
+            return heap.checkInvariants();
         } finally {
             lock.unlock();
         }

@@ -22,7 +22,11 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * Invariants:
      *   T1  a task is in the scheduler's heap, or handed to the pool, or running, or done; never two
      *       of these at once. So runs of a periodic task never overlap: the next deadline is set and
-     *       the task re-enters the heap only after runAndReset() has returned.
+     *       the task re-enters the heap only after runAndReset() has returned. run() is public, so
+     *       a periodic run begins only by claiming its hand-off (S5 of DelayScheduler): a run() of a
+     *       periodic task in any other state, a user's or a second one of the same hand-off, does
+     *       nothing. A one-shot run() may come early (FutureTask's own run, as in
+     *       ScheduledThreadPoolExecutor); the task then waits in the heap, done, and the timer skips it.
      *   T2  heapIndex is read and written only under the scheduler's lock.
      *   T3  deadline changes only while the task is outside the heap (between runs); it is
      *       volatile because getDelay()/compareTo() read it from any thread.
@@ -62,12 +66,17 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     /**
      * Runs once when due. A one-shot completes its future. A periodic task that returns normally
      * goes back to the scheduler with its next deadline; one that throws completes its future
-     * exceptionally and stops. A periodic task after shutdown is cancelled instead of run, as in
-     * ScheduledThreadPoolExecutor; after shutdownNow a task the pool handed to a worker runs (once:
-     * a periodic one is not rescheduled), see {@link DelayScheduler#mayRun}.
+     * exceptionally and stops. A periodic task runs only when the timer has handed it over, once per
+     * hand-off; any other call of run() on it (while it waits for its deadline, say) does nothing. A
+     * periodic task after shutdown is cancelled instead of run, as in ScheduledThreadPoolExecutor;
+     * after shutdownNow a task the pool handed to a worker runs (once: a periodic one is not
+     * rescheduled), see {@link DelayScheduler#mayRun}.
      */
     @Override
     public void run() {
+        if (period != 0 && !scheduler.claimRun(this)) {
+            return;   // not handed over for a run now (T1): in the heap, running, or this hand-off ran
+        }
         if (!started) {
             started = true;
         }

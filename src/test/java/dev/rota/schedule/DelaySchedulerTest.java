@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -224,6 +225,50 @@ class DelaySchedulerTest {
         assertTrue(future.cancel(false));
         awaitCondition(() -> scheduler.pendingCount() == 0, "the cancelled task left the heap");
         assertEquals(1, count.get());
+    }
+
+    /**
+     * run() is public, since a scheduled future is a Runnable; a user may call it. A periodic task
+     * runs only when the timer has handed it over, once per hand-off: a run() of one that waits for
+     * its deadline in the heap, or whose hand-off was already run, does nothing. Run, it would move
+     * its deadline while in the heap (which breaks the heap's order) and then enter the heap again.
+     */
+    @Test
+    void shouldIgnoreARunOfAPeriodicTaskThatWasNotHandedOver() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        RunnableScheduledFuture<?> waiting =                 // the head, with two tasks due after it
+                (RunnableScheduledFuture<?>) scheduler.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, HOURS);
+        scheduler.schedule(() -> { }, 90, MINUTES);
+        scheduler.schedule(() -> { }, 100, MINUTES);
+        long delayBefore = waiting.getDelay(NANOSECONDS);
+
+        try {
+            waiting.run();
+        } catch (RuntimeException e) {
+            fail("a run() of a periodic task waiting in the heap threw; heap: " + scheduler.heapInvariantViolation(), e);
+        }
+
+        assertEquals(0, runs.get(), "a run() of a periodic task waiting in the heap ran it");
+        assertTrue(waiting.getDelay(NANOSECONDS) <= delayBefore, "its deadline moved while in the heap");
+        assertNull(scheduler.heapInvariantViolation());
+        assertEquals(3, scheduler.pendingCount());
+        assertFalse(waiting.isDone());
+
+        HoldingSink holding = new HoldingSink();
+        DelayScheduler own = new DelayScheduler(holding, "test-run-twice");
+        try {
+            AtomicInteger ownRuns = new AtomicInteger();
+            own.scheduleAtFixedRate(ownRuns::incrementAndGet, 0, 1, HOURS);
+            Runnable handed = holding.awaitTask();
+            handed.run();                                   // the hand-off's run: back in the heap for 1 h
+            assertEquals(1, ownRuns.get());
+            handed.run();                                   // the same hand-off run again
+            assertEquals(1, ownRuns.get(), "a second run() of one hand-off ran the task again");
+            assertNull(own.heapInvariantViolation());
+            awaitCondition(() -> own.pendingCount() == 1, "the timer done with its hand-off, the task in the heap once");
+        } finally {
+            own.shutdownNow();
+        }
     }
 
     // ---- cancellation ------------------------------------------------------------------------
@@ -734,5 +779,30 @@ class DelaySchedulerTest {
                 return Long.compare(getDelay(NANOSECONDS), o.getDelay(NANOSECONDS));
             }
         };
+    }
+
+    /** A sink that accepts due tasks and keeps them, unrun, as a pool whose workers are all busy. */
+    private static final class HoldingSink implements DueTaskSink {
+        final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+        final CountDownLatch idle = new CountDownLatch(1);
+
+        @Override
+        public boolean submitDue(Runnable task) {
+            tasks.add(task);
+            return true;
+        }
+
+        @Override
+        public void schedulerIdle() {
+            idle.countDown();
+        }
+
+        Runnable awaitTask() throws InterruptedException {
+            Runnable task = tasks.poll(LIVENESS_SECONDS, SECONDS);
+            if (task == null) {
+                fail("no task handed to the sink within " + LIVENESS_SECONDS + " s");
+            }
+            return task;
+        }
     }
 }

@@ -218,7 +218,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /**
      * Accepts no new tasks; tasks already accepted still run, and so do delayed one-shot tasks when
-     * they come due. Periodic tasks are cancelled. The pool terminates when all of them are done.
+     * they come due. Periodic tasks are cancelled, wherever they wait (one that came due and waits in
+     * a worker's queue too): no run of one starts after this returns, and a run in progress is not
+     * repeated. The pool terminates when all of them are done.
      */
     @Override
     public void shutdown() {

@@ -35,8 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>Cancelling a pending task removes it from the heap at once (STPE's {@code removeOnCancel}
  *       policy, always on): timeouts that are scheduled and then cancelled, the common case, leave
  *       nothing behind.
- *   <li>{@link #shutdown()}: further scheduling is rejected; periodic tasks are cancelled (a run in
- *       progress finishes, and is not repeated); delayed one-shot tasks still run when due.
+ *   <li>{@link #shutdown()}: further scheduling is rejected; periodic tasks are cancelled, those
+ *       that came due and wait in the sink for a worker too, so that no run of one begins after
+ *       it (a run in progress finishes, and is not repeated); delayed one-shot tasks still run
+ *       when due.
  *       {@link #shutdownNow()}: everything pending is cancelled, and the tasks that never started
  *       are returned.
  *   <li>A due task that the sink refuses (or throws on) is cancelled, so its future completes
@@ -85,16 +87,19 @@ public final class DelayScheduler {
      *       would move its deadline under the heap's order and then insert it a second time), and
      *       never beside another run of it (T1 of ScheduledTask). Cancelling a task takes it out
      *       (remove), so a hand-off the sink refused, or a queued task the user cancelled, leaves
-     *       nothing behind.
+     *       nothing behind. shutdown() empties it for good: it cancels the tasks there with the
+     *       heap's periodic tasks (a task waiting in a worker's queue is still the scheduler's to
+     *       end), and after it nothing periodic comes due (S2). So no periodic run begins once
+     *       shutdown() has taken the lock; one that claimed its hand-off before runs to its end.
      *   I   idle == heap empty && handoffsInFlight == 0 && cancelsInFlight == 0. The sink's
      *       schedulerIdle() is called exactly once, by whichever thread first makes
      *       "runState != RUNNING && idle" true, after it has released the lock (the pool may call
      *       back into the scheduler, and may hold its own lock).
      *
-     * Memory ordering: runState is volatile so that ScheduledTask.run() can read it without the
-     * lock (mayRun); it is written only under the lock. Everything else a task carries between
-     * threads (deadline, heapIndex) is published by the lock or by the sink's own
-     * hand-off to a worker, which must be a happens-before edge as any executor's is.
+     * Memory ordering: runState is volatile so that isShutdown() and toString() can read it without
+     * the lock; it is written only under the lock. Everything else a task carries between threads
+     * (deadline, heapIndex) is published by the lock or by the sink's own hand-off to a worker,
+     * which must be a happens-before edge as any executor's is.
      */
 
     private static final int RUNNING = 0;
@@ -167,8 +172,9 @@ public final class DelayScheduler {
     }
 
     /**
-     * Rejects further scheduling, cancels periodic tasks, keeps delayed one-shot tasks (they run
-     * when due). Idempotent. Reports {@link DueTaskSink#schedulerIdle()} now if nothing remains.
+     * Rejects further scheduling, cancels periodic tasks (those handed to the sink and not yet run
+     * too), keeps delayed one-shot tasks (they run when due). Idempotent. Reports
+     * {@link DueTaskSink#schedulerIdle()} now if nothing remains.
      */
     public void shutdown() {
         List<ScheduledTask<?>> periodic;
@@ -180,6 +186,8 @@ public final class DelayScheduler {
             }
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledTask::isPeriodic);
+            periodic.addAll(handedOver);                 // S5: come due, in the sink, not yet run
+            handedOver.clear();
             cancelsInFlight += periodic.size();          // S4: idle only once they are cancelled
             reportIdle = claimIdleReport();              // so true only when there were none
             timerWork.signal();   // the timer may now have to exit
@@ -189,7 +197,7 @@ public final class DelayScheduler {
         if (!periodic.isEmpty()) {
             try {
                 for (ScheduledTask<?> task : periodic) {
-                    task.cancel(false);   // already out of the heap, so its remove() finds nothing to do
+                    task.cancel(false);   // out of the heap and of handedOver, so its remove() finds nothing to do
                 }
             } finally {
                 reportIdle = cancelled(periodic.size());
@@ -307,20 +315,13 @@ public final class DelayScheduler {
     }
 
     /**
-     * Whether a due task may run now: STPE's default run-after-shutdown policy, which cancels a
-     * periodic task after shutdown(). After shutdownNow() the pool decides: a task still queued
-     * there comes back from its drain, and one a worker took before the pool stopped runs, since
-     * every task taken from a queue runs (cancelling it here would neither run nor return it).
-     */
-    boolean mayRun(ScheduledTask<?> task) {
-        int state = runState;   // volatile read; no lock on the run path
-        return state != SHUTDOWN || !task.isPeriodic();
-    }
-
-    /**
      * Whether a run of periodic {@code task} may begin: true once per hand-off (S5), for the first
      * run() after the timer handed it to the sink; false for a run() of a task that waits in the heap,
-     * runs now, or whose hand-off has run already, which then does nothing.
+     * runs now, or whose hand-off has run already, which then does nothing. Always false after
+     * shutdown(), which cancelled every hand-off not yet claimed: STPE's default run-after-shutdown
+     * policy. After a shutdownNow() alone the pool decides: a task still queued there comes back
+     * from its drain, and one a worker took before the pool stopped runs, since every task taken
+     * from a queue runs (refusing it here would neither run nor return it); it is not rescheduled.
      */
     boolean claimRun(ScheduledTask<?> task) {
         lock.lock();

@@ -67,27 +67,27 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * Runs once when due. A one-shot completes its future. A periodic task that returns normally
      * goes back to the scheduler with its next deadline; one that throws completes its future
      * exceptionally and stops. A periodic task runs only when the timer has handed it over, once per
-     * hand-off; any other call of run() on it (while it waits for its deadline, say) does nothing. A
-     * periodic task after shutdown is cancelled instead of run, as in ScheduledThreadPoolExecutor;
-     * after shutdownNow a task the pool handed to a worker runs (once: a periodic one is not
-     * rescheduled), see {@link DelayScheduler#mayRun}.
+     * hand-off; any other call of run() on it (while it waits for its deadline, say) does nothing.
+     * A periodic task is cancelled by shutdown, wherever it waits, and then never runs, as in
+     * ScheduledThreadPoolExecutor; after shutdownNow alone, a task the pool handed to a worker runs
+     * (once: a periodic one is not rescheduled), see {@link DelayScheduler#claimRun}.
      */
     @Override
     public void run() {
-        if (period != 0 && !scheduler.claimRun(this)) {
-            return;   // not handed over for a run now (T1): in the heap, running, or this hand-off ran
-        }
-        if (!started) {
+        if (period == 0) {
             started = true;
-        }
-        if (!scheduler.mayRun(this)) {
-            cancel(false);
-        } else if (period == 0) {
             super.run();
-        } else if (runAndReset()) {
-            advanceDeadline();
-            scheduler.reschedule(this);
+        } else if (scheduler.claimRun(this)) {
+            if (!started) {
+                started = true;   // once: a volatile write per run would buy nothing
+            }
+            if (runAndReset()) {
+                advanceDeadline();
+                scheduler.reschedule(this);
+            }
         }
+        // else: not handed over for a run now (T1): in the heap, running, this hand-off ran, or
+        // cancelled by shutdown
     }
 
     /** Waits as the pool's sink says: a managed block on a pool thread. */

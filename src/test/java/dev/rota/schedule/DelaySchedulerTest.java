@@ -452,6 +452,31 @@ class DelaySchedulerTest {
         assertEquals(0, scheduler.pendingCount());
     }
 
+    /**
+     * A periodic task that came due and was handed to the sink, which has not run it yet (every
+     * worker busy), is the pool's to run but still the scheduler's to end: shutdown() cancels it
+     * with those of the heap, and the run the sink starts later does nothing.
+     */
+    @Test
+    void shouldCancelOnShutdownAPeriodicTaskHandedToTheSinkButNotYetRun() throws Exception {
+        HoldingSink holding = new HoldingSink();
+        DelayScheduler own = new DelayScheduler(holding, "test-held-periodic");
+        try {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> periodic = own.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, HOURS);
+            Runnable handed = holding.awaitTask();
+
+            own.shutdown();
+
+            assertTrue(periodic.isCancelled(), "a periodic task handed to the sink survived shutdown()");
+            assertTrue(holding.idle.await(LIVENESS_SECONDS, SECONDS), "idle reported");
+            handed.run();
+            assertEquals(0, runs.get(), "the sink's run of a periodic task cancelled by shutdown() ran it");
+        } finally {
+            own.shutdownNow();
+        }
+    }
+
     @Test
     void shouldReportIdleAtOnceWhenShutDownWithNothingPending() {
         scheduler.shutdown();

@@ -10,7 +10,8 @@ package dev.rota;
  * @param cpuTimeNanos   CPU time charged to the group: the time its tasks ran, measured per slice
  * @param completedTasks tasks of the group that ran to completion or to an exception
  * @param queuedTasks    tasks accepted and not yet started
- * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down
+ * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down (for the
+ *                       default group, the pool's refused {@code schedule*} calls too)
  * @param slices         slices charged: how many times the policy chose this group for a worker
  *                       (a task run by a spare thread counts as one slice)
  * @param longestSliceNanos the longest slice charged: a figure well above the pool's quantum means

@@ -333,26 +333,53 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     // ---- ScheduledExecutorService -------------------------------------------------------------
 
-    /** Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}. */
+    /**
+     * Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}.
+     *
+     * @throws RejectedExecutionException after shutdown, counted in the default group's
+     *                                    {@link GroupStats#rejectedTasks()}
+     */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        return scheduler.schedule(command, delay, unit);
+        try {
+            return scheduler.schedule(command, delay, unit);
+        } catch (RejectedExecutionException e) {
+            throw countedRejection(e);
+        }
     }
 
     @Override
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-        return scheduler.schedule(callable, delay, unit);
+        try {
+            return scheduler.schedule(callable, delay, unit);
+        } catch (RejectedExecutionException e) {
+            throw countedRejection(e);
+        }
     }
 
     /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        return scheduler.scheduleAtFixedRate(command, initialDelay, period, unit);
+        try {
+            return scheduler.scheduleAtFixedRate(command, initialDelay, period, unit);
+        } catch (RejectedExecutionException e) {
+            throw countedRejection(e);
+        }
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        return scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit);
+        try {
+            return scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit);
+        } catch (RejectedExecutionException e) {
+            throw countedRejection(e);
+        }
+    }
+
+    /** A refused schedule counts in the default group, as a refused execute does: its task would have run there. */
+    private RejectedExecutionException countedRejection(RejectedExecutionException e) {
+        engine.defaultGroup().countRejected();
+        return e;
     }
 
     /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */

@@ -401,7 +401,13 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             }
         }
 
-        /** Refused only once the pool has stopped taking tasks; a full default group takes it past its bound. */
+        /**
+         * Refused only once the default group is closed; a full default group takes it past its
+         * bound. The pool never closes it while the timer hands tasks over: shutdown() closes it
+         * when the scheduler is idle (schedulerIdle, below), shutdownNow() after the scheduler's
+         * shutdownNow(), which returns only once the timer's batch is handed over (S3 of
+         * DelayScheduler). A refused task would be cancelled, not counted as rejected.
+         */
         @Override
         public boolean submitDue(Runnable task) {
             return engine.executeDue(task);              // false: the scheduler cancels it

@@ -191,16 +191,14 @@ public final class Engine {
     /**
      * Queues a delayed task that has come due in the default group: as {@link #execute}, but past
      * the group's bound when its queue is full ({@link Group#offerPastBound}), since the task was
-     * accepted when it was scheduled.
+     * accepted when it was scheduled. For the same reason a refusal is not counted in the group's
+     * rejected tasks, which count refused submissions: the caller ends the task instead (the
+     * scheduler cancels it, so that its future reports that it did not run).
      *
      * @return false once the default group is shut down (the task was not queued)
      */
     public boolean executeDue(Runnable task) {
-        if (defaultGroup.offerPastBound(task) == Group.ACCEPTED) {
-            return true;
-        }
-        defaultGroup.countRejected();
-        return false;
+        return defaultGroup.offerPastBound(task) == Group.ACCEPTED;
     }
 
     /** The pool's own group, which {@link #execute} feeds. */

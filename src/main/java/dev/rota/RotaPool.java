@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * An {@link java.util.concurrent.ExecutorService} with one worker per CPU, each pinned to its CPU,
@@ -341,45 +342,33 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        try {
-            return scheduler.schedule(command, delay, unit);
-        } catch (RejectedExecutionException e) {
-            throw countedRejection(e);
-        }
+        return countingRejection(() -> scheduler.schedule(command, delay, unit));
     }
 
     @Override
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-        try {
-            return scheduler.schedule(callable, delay, unit);
-        } catch (RejectedExecutionException e) {
-            throw countedRejection(e);
-        }
+        return countingRejection(() -> scheduler.schedule(callable, delay, unit));
     }
 
     /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        try {
-            return scheduler.scheduleAtFixedRate(command, initialDelay, period, unit);
-        } catch (RejectedExecutionException e) {
-            throw countedRejection(e);
-        }
+        return countingRejection(() -> scheduler.scheduleAtFixedRate(command, initialDelay, period, unit));
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        try {
-            return scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit);
-        } catch (RejectedExecutionException e) {
-            throw countedRejection(e);
-        }
+        return countingRejection(() -> scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit));
     }
 
     /** A refused schedule counts in the default group, as a refused execute does: its task would have run there. */
-    private RejectedExecutionException countedRejection(RejectedExecutionException e) {
-        engine.defaultGroup().countRejected();
-        return e;
+    private <F> F countingRejection(Supplier<F> schedule) {
+        try {
+            return schedule.get();
+        } catch (RejectedExecutionException e) {
+            engine.defaultGroup().countRejected();
+            throw e;
+        }
     }
 
     /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */

@@ -1,5 +1,7 @@
 package dev.rota.core;
 
+import java.util.function.IntConsumer;
+
 /**
  * Admission into one group's bounded queue: decides, atomically with closing, whether a
  * submission is accepted, and counts the accepted tasks not yet taken out of the group's inboxes.
@@ -11,7 +13,21 @@ package dev.rota.core;
  * {@code taken + quota}. Only when a stripe reaches its limit does its submitter take the lock, give
  * back the places its taken tasks freed, and borrow more: half of what is free, or, when nothing is,
  * every place the other stripes hold unused. So a submission is refused as full only when the
- * accepted tasks not yet taken fill the capacity, whichever stripes they went through.
+ * accepted tasks not yet taken fill the capacity, whichever stripes they went through, up to the
+ * reservations of racing submitters (below).
+ *
+ * <p>Refusing takes two passes over the stripes. The first lowers every stripe's limit: from its end
+ * no reservation passes on any stripe until the lock holder raises a limit, so each stripe's accepted
+ * tasks stay as they are while takes go on, and what each holds can only fall. The second reads what
+ * each stripe holds, no more than at the end of the first pass; so when the places lent out still
+ * cover the capacity, the queue was full at that moment. One pass would add up counts read at
+ * different moments: a task taken from a stripe after it was read would count beside one accepted
+ * meanwhile on a stripe read later, and a submission could be refused although the queue was never
+ * full while it was made. What the second pass cannot tell apart from an accepted task is a refused
+ * reservation not yet withdrawn (see {@link #reclaim}): at most one per racing submitter, which then
+ * waits for the lock itself. So a lone submitter is refused exactly when the queue is full, as with
+ * {@code ThreadPoolExecutor} and an {@code ArrayBlockingQueue}; one racing others may be refused while
+ * the queue is short of full by at most one place per racing submitter.
  *
  * <p>Reclaiming a stripe's unused places while its submitters reserve without the lock: the lock
  * holder first lowers the stripe's limit to the tasks taken so far, then reads its count. A reservation
@@ -52,8 +68,15 @@ final class Admission {
     private long free;
     private volatile int capacity;
     private volatile boolean closed;
+    /** Told, under the lock, of each stripe just reclaimed; a test's way into a search for places. */
+    private final IntConsumer reclaimed;
 
     Admission(int capacity, int stripes) {
+        this(capacity, stripes, stripe -> { });
+    }
+
+    /** @param reclaimed told, under the lock, of each stripe whose unused places were just taken back */
+    Admission(int capacity, int stripes, IntConsumer reclaimed) {
         if (stripes < 1) {
             throw new IllegalArgumentException("stripes must be >= 1: " + stripes);
         }
@@ -64,6 +87,7 @@ final class Admission {
             this.stripes[s] = new AdmissionStripe();     // limit 0: the first reservation borrows
         }
         this.quota = new long[stripes];
+        this.reclaimed = reclaimed;
     }
 
     /**
@@ -112,15 +136,8 @@ final class Admission {
         AdmissionStripe stripe = stripes[s];
         while (true) {
             free += reclaim(s);
-            if (free <= 0) {
-                for (int other = 0; other < stripes.length; other++) {
-                    if (other != s) {
-                        free += reclaim(other);
-                    }
-                }
-                if (free <= 0) {
-                    return FULL;
-                }
+            if (free <= 0 && !reclaimEverywhere(s)) {
+                return FULL;
             }
             long lent = Math.max(1L, free / 2);
             free -= lent;
@@ -135,6 +152,24 @@ final class Admission {
     }
 
     /**
+     * Takes back every stripe's unused places, stripe {@code done} excepted (just reclaimed); true
+     * when some are free then. Where none are, reclaims every stripe once more before the caller
+     * refuses: the first pass left every limit lowered, so the second reads what the stripes held at
+     * one moment, the first pass's end, or less (see the class comment).
+     */
+    private boolean reclaimEverywhere(int done) {
+        for (int other = 0; other < stripes.length; other++) {
+            if (other != done) {
+                free += reclaim(other);
+            }
+        }
+        for (int s = 0; s < stripes.length && free <= 0; s++) {
+            free += reclaim(s);
+        }
+        return free > 0;
+    }
+
+    /**
      * Shrinks stripe {@code s}'s quota to the places its accepted tasks still hold, and returns what
      * it gave back. Lowers the limit first, then reads the count (see the class comment).
      */
@@ -146,6 +181,7 @@ final class Admission {
         long kept = Math.min(quota[s], held);
         long given = quota[s] - kept;
         quota[s] = kept;
+        reclaimed.accept(s);
         return given;
     }
 

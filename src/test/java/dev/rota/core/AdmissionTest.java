@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
@@ -183,6 +185,40 @@ class AdmissionTest {
         }
         assertEquals(Admission.FULL, admission.admit(7));
         assertEquals(Admission.FULL, admission.admit(3));
+    }
+
+    /**
+     * A submission that finds nothing free searches the stripes one after another, while other
+     * threads take and reserve on the stripes it has not reached or has passed. Here the queue
+     * (capacity 4) never holds more than 3 tasks: between the search's reads of stripes 0 and 1, a
+     * worker takes a task of stripe 0 and another submitter fills stripe 1's unused place. Adding
+     * what each stripe held when it was read counts the taken task too, 4 in all; refusing on that
+     * sum would refuse a submission although the queue was never full while it was made.
+     */
+    @Test
+    void refusesOnlyIfTheQueueWasFullAtOneMomentOfTheSearch() {
+        AtomicBoolean armed = new AtomicBoolean();
+        AtomicInteger raced = new AtomicInteger(-1);
+        Admission[] holder = new Admission[1];
+        Admission admission = new Admission(4, 3, stripe -> {
+            if (stripe == 0 && armed.compareAndSet(true, false)) {
+                holder[0].taken(0, 1);                    // a worker takes a task of stripe 0 ...
+                raced.set(holder[0].admit(1));            // ... and a submitter uses stripe 1's unused place
+            }
+        });
+        holder[0] = admission;
+        assertEquals(Admission.ACCEPTED, admission.admit(1));  // stripe 1 borrows 2 of the 4 places, uses 1
+        assertEquals(Admission.ACCEPTED, admission.admit(0));  // stripe 0 borrows 1, then the last one
+        assertEquals(Admission.ACCEPTED, admission.admit(0));
+        assertEquals(3, admission.pending());
+
+        armed.set(true);
+        int result = admission.admit(2);
+
+        assertEquals(Admission.ACCEPTED, raced.get(), "the racing submitter reserved without the lock");
+        assertEquals(Admission.ACCEPTED, result, "3 tasks queued at most, capacity 4");
+        assertEquals(4, admission.pending());
+        assertEquals(Admission.FULL, admission.admit(2), "and now the queue is full");
     }
 
     @Test

@@ -248,24 +248,37 @@ public final class Engine {
 
     PinResult pinCurrentThread(int cpu) {
         if (!pinning) {
-            // A worker starts with the mask of the thread that built the pool, which may be a pinned
-            // worker of another pool: unpinned means free to run on any CPU of the process.
-            if (affinity.canPin()) {
-                try {
-                    affinity.allowCurrentThread(affinity.processCpus());
-                } catch (RuntimeException | LinkageError ignored) {
-                    // best effort, as allowCurrentThread itself: the worker keeps the mask it inherited
-                }
-            }
+            runOnAnyCpu();
             return PinResult.failure(cpu, "pinning disabled");
         }
         if (!affinity.canPin()) {
             return PinResult.failure(cpu, affinity.unavailableReason());
         }
+        PinResult result;
         try {
-            return affinity.pinCurrentThread(cpu);
+            result = affinity.pinCurrentThread(cpu);
         } catch (RuntimeException | LinkageError e) {
-            return PinResult.failure(cpu, e.toString());
+            result = PinResult.failure(cpu, e.toString());
+        }
+        if (!result.pinned()) {
+            runOnAnyCpu();                               // a refused pin leaves the mask it inherited
+        }
+        return result;
+    }
+
+    /**
+     * Lets the calling thread, a worker or a spare that is not pinned, run on any CPU of the process.
+     * A thread starts with the mask of the thread that started it, which may be pinned (a worker of
+     * another pool, or a spare's previous CPU): unpinned must mean free, not confined to that CPU.
+     * Best effort, as {@link Affinity#allowCurrentThread} itself: where it fails the mask stays.
+     */
+    void runOnAnyCpu() {
+        if (affinity.canPin()) {
+            try {
+                affinity.allowCurrentThread(affinity.processCpus());
+            } catch (RuntimeException | LinkageError ignored) {
+                // the thread keeps the mask it inherited
+            }
         }
     }
 

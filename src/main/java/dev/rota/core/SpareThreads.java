@@ -1,6 +1,5 @@
 package dev.rota.core;
 
-import dev.rota.affinity.Affinity;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.SplittableRandom;
@@ -282,9 +281,8 @@ final class SpareThreads {
         }
 
         private void standIn(Worker blocked) {
-            Affinity affinity = engine.affinity();
-            if (engine.pinning() && affinity.canPin()) {
-                affinity.pinCurrentThread(blocked.cpu);   // best effort: a spare runs unpinned if refused
+            if (engine.pinning()) {
+                engine.pinCurrentThread(blocked.cpu);    // best effort: a spare runs unpinned if refused
             }
             int misses = 0;
             while (assignment.current() == blocked && !engine.isStopping()) {

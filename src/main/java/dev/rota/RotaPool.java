@@ -129,7 +129,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         }
     }
 
-    /** A pool with one pinned worker per CPU this process may use. */
+    /**
+     * A pool with one pinned worker per CPU this process may use, but no more workers than
+     * {@code Runtime.availableProcessors()}, which counts a container's CPU quota.
+     */
     public static RotaPool create() {
         return builder().build();
     }
@@ -586,6 +589,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         private Thread.UncaughtExceptionHandler handler;
         private Affinity affinity = Affinity.system();
         private CpuTopology topology;
+        /** What the JVM says it may use: its CPUs, narrowed by a container's CPU quota. */
+        private int availableProcessors = Runtime.getRuntime().availableProcessors();
         private boolean common;
         private int maxSpares = Engine.DEFAULT_MAX_SPARES;
         private Duration spareKeepAlive = Duration.ofNanos(Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS);
@@ -724,6 +729,15 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return this;
         }
 
+        /** For tests: {@code Runtime.availableProcessors()} as a container's CPU quota would make it. */
+        Builder availableProcessors(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("availableProcessors must be >= 1: " + n);
+            }
+            this.availableProcessors = n;
+            return this;
+        }
+
         /** The keep-alive in nanoseconds, saturated: {@code Duration.toNanos()} throws past 292 years. */
         private long spareKeepAliveNanos() {
             try {
@@ -733,8 +747,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             }
         }
 
+        /**
+         * The workers asked for, or by default one per CPU the process may use, but no more than
+         * {@code Runtime.availableProcessors()}: under a container's CPU quota (2 CPUs' worth of time
+         * on a 64-CPU host, say) the JVM counts the quota, as {@code ForkJoinPool} does, and a worker
+         * per CPU of the host would have the quota throttle all of them.
+         */
         private int workers(CpuTopology machine) {
-            return workers != null ? workers : machine.cpus().size();
+            return workers != null ? workers : Math.min(machine.cpus().size(), availableProcessors);
         }
 
         public RotaPool build() {

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.affinity.Affinity;
+import dev.rota.affinity.CpuList;
+import dev.rota.affinity.NoAffinity;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -57,13 +59,32 @@ class RotaPoolTest {
     void oneWorkerPerAllowedCpuByDefault() {
         try (RotaPool pool = RotaPool.create()) {
             CpuTopology topology = pool.topology();
-            assertEquals(topology.cpus().size(), pool.workers());
+            assertEquals(Math.min(topology.cpus().size(), Runtime.getRuntime().availableProcessors()), pool.workers());
             Set<Integer> cpus = new HashSet<>();
             for (CpuTopology.WorkerPlacement w : topology.workers()) {
                 cpus.add(w.cpu());
             }
             assertEquals(pool.workers(), cpus.size(), "each worker on its own CPU");
         }
+    }
+
+    /** Under a container's CPU quota the JVM counts fewer processors than CPUs: as many workers as it counts. */
+    @Test
+    void noMoreWorkersByDefaultThanTheProcessorsTheJvmMayUse() {
+        CpuTopology eightCpus = CpuTopology.flat(CpuList.parse("0-7"));
+        NoAffinity unpinned = new NoAffinity("no pinning in this test");
+        try (RotaPool pool = RotaPool.builder().platform(unpinned, eightCpus).availableProcessors(2).build()) {
+            assertEquals(2, pool.workers());
+            assertEquals(2, pool.topology().workers().stream().map(CpuTopology.WorkerPlacement::cpu).distinct().count(),
+                    "each worker on its own CPU");
+        }
+        try (RotaPool pool = RotaPool.builder().platform(unpinned, eightCpus).availableProcessors(64).build()) {
+            assertEquals(8, pool.workers(), "one per CPU where the JVM may use more processors than there are CPUs");
+        }
+        try (RotaPool pool = RotaPool.builder().platform(unpinned, eightCpus).availableProcessors(2).workers(5).build()) {
+            assertEquals(5, pool.workers(), "a worker count asked for is kept");
+        }
+        assertTrue(message(() -> RotaPool.builder().availableProcessors(0)).contains("0"));
     }
 
     @Test

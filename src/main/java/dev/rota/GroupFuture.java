@@ -13,15 +13,24 @@ import java.util.concurrent.FutureTask;
  */
 final class GroupFuture<V> extends BlockingFutureTask<V> {
     private final Group group;
+    /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
+    private final RotaTask<?> rotaTask;
 
     GroupFuture(Callable<V> callable, Group group) {
         super(callable);
         this.group = group;
+        this.rotaTask = null;
     }
 
     GroupFuture(Runnable runnable, V result, Group group) {
         super(runnable, result);
         this.group = group;
+        this.rotaTask = runnable instanceof RotaTask<?> task ? task : null;
+    }
+
+    /** The RotaTask this future runs, or null when it runs another kind of task. */
+    RotaTask<?> rotaTask() {
+        return rotaTask;
     }
 
     /** On a pool thread: a managed block that lends the waiter's group's tickets to this task's group. */

@@ -339,13 +339,16 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /**
      * Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}.
+     * A {@link RotaTask} given here belongs to the {@linkplain #defaultGroup() default group}, which
+     * runs it when it is due; a join of it from a task of another group waits as a managed block,
+     * as a {@code get()} of the returned future does, and lends nothing.
      *
      * @throws RejectedExecutionException after shutdown, counted in the default group's
      *                                    {@link GroupStats#rejectedTasks()}
      */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        return countingRejection(() -> scheduler.schedule(command, delay, unit));
+        return countingRejection(() -> bindDelayed(command, scheduler.schedule(command, delay, unit)));
     }
 
     @Override
@@ -356,12 +359,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        return countingRejection(() -> scheduler.scheduleAtFixedRate(command, initialDelay, period, unit));
+        return countingRejection(() -> bindDelayed(command, scheduler.scheduleAtFixedRate(command, initialDelay, period, unit)));
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        return countingRejection(() -> scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit));
+        return countingRejection(() -> bindDelayed(command, scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit)));
     }
 
     /** A refused schedule counts in the default group, as a refused execute does: its task would have run there. */
@@ -372,6 +375,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             engine.defaultGroup().countRejected();
             throw e;
         }
+    }
+
+    /** Once the timer accepted {@code command}: a RotaTask among them belongs to the default group, which runs it when due. */
+    private ScheduledFuture<?> bindDelayed(Runnable command, ScheduledFuture<?> accepted) {
+        if (command instanceof RotaTask<?> task) {
+            task.bindDelayed(engine.defaultGroup());
+        }
+        return accepted;
     }
 
     /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */

@@ -45,10 +45,12 @@ import java.util.concurrent.TimeoutException;
  * most once; it is not meant to be forked twice, and a second run (of a task submitted or forked
  * twice, say), even at the same time as the first, returns without calling {@code compute()}.
  *
- * <p>A task belongs to the {@link TaskGroup} it was submitted to, and a forked task to the group of
- * the task that forked it; its CPU time is charged to that group. A task of one group that joins a
- * task of another lends its group's tickets to the other until the join returns, and its worker's
- * core runs other work meanwhile (ticket transfer).
+ * <p>A task belongs to the {@link TaskGroup} it was submitted to (as itself, or with a result through
+ * {@code submit(task, result)}), a task given to {@link RotaPool#schedule(Runnable, long, TimeUnit)}
+ * to the pool's default group, and a forked task to the group of the task that forked it; its CPU
+ * time is charged to that group. A task of one group that joins a task of another lends its group's
+ * tickets to the other until the join returns, and its worker's core runs other work meanwhile
+ * (ticket transfer); a join of a scheduled task lends nothing, as a wait for any delayed task.
  *
  * @param <T> the result type
  */
@@ -103,10 +105,18 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private T result;
     private Throwable failure;
     /**
-     * The group this task belongs to: set when it is submitted to a group or forked, before it is
-     * published to a queue (whose release store makes it visible to the thread that runs it).
+     * The group this task belongs to: set when it is submitted to a group (as itself, or inside the
+     * future of {@code submit(task, result)}) or forked, before it is published to a queue (whose
+     * release store makes it visible to the thread that runs it); for a task given to
+     * {@code schedule}, once the pool's timer has accepted it (see {@link #bindDelayed}).
      */
     private Group group;
+    /**
+     * True when {@link #group} runs this task only once a delay has passed: a join from another group
+     * then waits as a managed block but lends nothing, as a wait for a delayed task's future does.
+     * Written with {@link #group}.
+     */
+    private boolean delayed;
 
     /** The computation performed by this task. */
     protected abstract T compute();
@@ -125,7 +135,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     public final RotaTask<T> fork() {
         Group current = WorkerContext.currentGroup();
         if (current != null) {
-            group = current;
+            bindGroup(current);
             if (!WorkerContext.pushLocal(this) && current.offer(this) != Group.ACCEPTED) {
                 WorkerContext.runRefusedFork(this);      // refused: runs in place (see above)
             }
@@ -135,9 +145,34 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return this;
     }
 
-    /** Called when this task is submitted to a group. */
+    /** Called when this task is submitted to a group, or forked by one of its tasks. */
     final void bindGroup(Group target) {
         group = target;
+        delayed = false;
+    }
+
+    /**
+     * Called once the pool's timer has accepted this task, which {@code target} runs when it is due.
+     * After the acceptance rather than before: the timer and the pool's queues hand the task to no
+     * code before it runs, so a join that could miss the binding learned of the task from its run
+     * and finds it running; and a refused task stays as it was.
+     */
+    final void bindDelayed(Group target) {
+        group = target;
+        delayed = true;
+    }
+
+    /**
+     * Binds {@code task} to {@code target} when it is a RotaTask, or the future that
+     * {@code submit(task, result)} made of one: the task runs inside that future, in that group, and
+     * a join of it waits as for a task submitted as itself.
+     */
+    static void bindSubmitted(Runnable task, Group target) {
+        if (task instanceof RotaTask<?> forked) {
+            forked.bindGroup(target);
+        } else if (task instanceof GroupFuture<?> future && future.rotaTask() != null) {
+            future.rotaTask().bindGroup(target);
+        }
     }
 
     /** Waits for this task (helping meanwhile on a worker) and returns its result. */
@@ -258,8 +293,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private int awaitDone(boolean interruptible, boolean timed, long deadline) {
         boolean interrupted = false;                     // join only: an interrupt to set again at the end
         int s;
+        Group owner = group;
+        Group lendTo = delayed ? null : owner;           // a delayed task: block, but lend nothing
         try {
-            if (TicketTransfer.waitsAcrossGroups(group)) {
+            if (TicketTransfer.waitsAcrossGroups(owner)) {
                 while ((s = status) == PENDING) {
                     if (interruptible && Thread.interrupted()) {
                         return INTERRUPTED;
@@ -271,7 +308,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         return INTERRUPTED;
                     }
                     try {
-                        TicketTransfer.await(group, blocker(timed, deadline));
+                        TicketTransfer.await(lendTo, blocker(timed, deadline));
                     } catch (InterruptedException e) {
                         if (interruptible) {
                             return INTERRUPTED;

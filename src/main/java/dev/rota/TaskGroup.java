@@ -155,9 +155,7 @@ public final class TaskGroup extends AbstractExecutorService {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (task instanceof RotaTask<?> forked) {
-            forked.bindGroup(core);
-        }
+        RotaTask.bindSubmitted(task, core);
         if (pool.refusesSubmissions(this)) {
             core.countRejected();
             throw new RejectedExecutionException("pool " + pool.name() + " is shut down: task rejected: " + task);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares.Leaf;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -111,6 +112,111 @@ class WaitsInsideTasksTest {
             assertEquals(6, ran.sum());
         } finally {
             pool.shutdownNow();                          // a close() left waiting is interrupted, and ends
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * A RotaTask given to {@code submit(task, result)} runs inside the future that call returns, and
+     * one given to {@code schedule} inside the delayed task's: it still belongs to the group that
+     * runs it. A join of it from a task of another group is a managed block, as a join of a task
+     * submitted as itself is; on a pool of one worker only a spare can run it meanwhile.
+     */
+    @Test
+    void aJoinOfAWrappedRotaTaskFromAnotherGroupOfAOneWorkerPoolCompletes() throws Exception {
+        RotaPool pool = onePool();
+        try {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            for (ExecutorService target : List.of(pool, server, server.submitOnly())) {
+                Future<Integer> joined = client.submit(() -> {
+                    RotaTask<Integer> task = new Leaf();
+                    target.submit(task, "its own result");
+                    return task.join();
+                });
+                assertEquals(1, joinedWithin(joined, "a task submitted with a result to " + target));
+            }
+            Future<Integer> joined = client.submit(() -> {
+                RotaTask<Integer> task = new Leaf();
+                pool.schedule(task, 10, MILLISECONDS);
+                return task.join();
+            });
+            assertEquals(1, joinedWithin(joined, "a task scheduled on " + pool));
+        } finally {
+            pool.shutdownNow();                          // a join left waiting holds the only worker for ever
+        }
+    }
+
+    /** The outcome of a join that only a spare can let complete, or a failure that says where each thread is. */
+    private static <T> T joinedWithin(Future<T> joined, String what) throws Exception {
+        try {
+            return joined.get(Liveness.SECONDS, SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the join of " + what + " holds the only worker, so the task never runs\n"
+                    + Liveness.threadDump(), e);
+        }
+    }
+
+    /**
+     * A join of a RotaTask submitted with a result lends the joiner's tickets to the group that runs
+     * it, as a join of a task submitted as itself does. (No spare: the joined task stays queued.)
+     */
+    @Test
+    void aJoinOfARotaTaskSubmittedWithAResultLendsTheJoinersTickets() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        AtomicReference<RotaTask<Integer>> joined = new AtomicReference<>();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            TaskGroup other = pool.group("other", 100);
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            g.submit(() -> {
+                RotaTask<Integer> task = new Leaf();
+                other.submit(task, "its own result");   // queued behind this task, on the only worker
+                joined.set(task);
+                waiterThread.set(Thread.currentThread());
+                return task.join();
+            });
+            awaitState(waiterThread, Thread.State.WAITING, "the task waits for the one it submitted");
+            g.execute(() -> { });                        // g has other work: the loan splits its value
+            assertEquals(50, g.value(), 1e-9, "g's value, lent in half to other");
+            assertEquals(150, other.value(), 1e-9, "other's value, with g's loan");
+        } finally {
+            if (joined.get() != null) {
+                joined.get().cancel(false);              // the join returns, and frees the only worker
+            }
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
+     * A join of a RotaTask given to {@code schedule} waits for a delayed task, and lends nothing, as
+     * a {@code get()} of the delayed task's future does: until it is due nothing runs for the joiner.
+     * The join is a managed block all the same (WAITING here, with no spare to stand in).
+     */
+    @Test
+    void aJoinOfAScheduledRotaTaskKeepsTheJoinersValue() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        AtomicReference<RotaTask<Integer>> joined = new AtomicReference<>();
+        try {
+            TaskGroup g = pool.group("g", 100);
+            AtomicReference<Thread> waiterThread = new AtomicReference<>();
+            g.submit(() -> {
+                RotaTask<Integer> task = new Leaf();
+                pool.schedule(task, 1, TimeUnit.HOURS);
+                joined.set(task);
+                waiterThread.set(Thread.currentThread());
+                return task.join();
+            });
+            awaitState(waiterThread, Thread.State.WAITING, "the task waits for the one it scheduled");
+            g.execute(() -> { });                        // g has other work: a loan would now split its value
+            pool.execute(() -> { });                     // and the default group has work: a loan would be active
+            assertEquals(100, g.value(), 1e-9);
+        } finally {
+            if (joined.get() != null) {
+                joined.get().cancel(false);              // the join returns, and frees the only worker
+            }
+            pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }
     }

@@ -105,10 +105,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private T result;
     private Throwable failure;
     /**
-     * The group this task belongs to: set when it is submitted to a group (as itself, or inside the
-     * future of {@code submit(task, result)}) or forked, before it is published to a queue (whose
+     * The group this task belongs to: set when a group accepts it (as itself, or inside the future
+     * of {@code submit(task, result)}) or it is forked, before it is published to a queue (whose
      * release store makes it visible to the thread that runs it); for a task given to
-     * {@code schedule}, once the pool's timer has accepted it (see {@link #bindDelayed}).
+     * {@code schedule}, once the pool's timer has accepted it (see {@link #bindDelayed}). A refused
+     * submission leaves it as it was.
      */
     private Group group;
     /**
@@ -145,7 +146,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return this;
     }
 
-    /** Called when this task is submitted to a group, or forked by one of its tasks. */
+    /** Called when a group accepts this task, or one of its tasks forks it. */
     final void bindGroup(Group target) {
         group = target;
         delayed = false;
@@ -165,7 +166,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     /**
      * Binds {@code task} to {@code target} when it is a RotaTask, or the future that
      * {@code submit(task, result)} made of one: the task runs inside that future, in that group, and
-     * a join of it waits as for a task submitted as itself.
+     * a join of it waits as for a task submitted as itself. Called by {@link Group#offer} once
+     * {@code target} has accepted the task, before it is published.
      */
     static void bindSubmitted(Runnable task, Group target) {
         if (task instanceof RotaTask<?> forked) {

@@ -146,7 +146,8 @@ public final class TaskGroup extends AbstractExecutorService {
     // ---- submission ---------------------------------------------------------------------------
 
     /**
-     * Queues {@code task} in this group.
+     * Queues {@code task} in this group. A {@link RotaTask} becomes this group's task only once the
+     * group has accepted it: one refused is left as it was, and may be submitted elsewhere.
      *
      * @throws RejectedExecutionException if the group or its pool is shut down, or the queue is full
      *                                    and the rejection policy throws
@@ -155,12 +156,13 @@ public final class TaskGroup extends AbstractExecutorService {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
-        RotaTask.bindSubmitted(task, core);
         if (pool.refusesSubmissions(this)) {
             core.countRejected();
             throw new RejectedExecutionException("pool " + pool.name() + " is shut down: task rejected: " + task);
         }
-        int result = core.offer(task);
+        // A RotaTask is bound to this group only once accepted: one refused stays as it was, free to
+        // be submitted elsewhere, and a rejection policy that runs it runs it outside the group.
+        int result = core.offer(task, RotaTask::bindSubmitted);
         if (result == Group.ACCEPTED) {
             return;
         }

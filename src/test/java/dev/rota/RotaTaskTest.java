@@ -7,17 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.contract.Liveness;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -400,6 +405,91 @@ class RotaTaskTest {
         assertTrue(queued.isCancelled(), "a joiner of " + queued + " would wait for ever");
         assertThrows(CancellationException.class, queued::join);
         assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
+     * A task that a group refuses (its queue full, or shut down) is not that group's: it may be
+     * submitted elsewhere, and a join of it then must not lend the joiner's tickets to the group that
+     * refused it. Here the refused task runs in a JDK executor, and a task of another group joins it.
+     */
+    @Test
+    void aTaskRefusedByAFullGroupStaysAsItWas() throws Exception {
+        refusedThenRunElsewhere(refusing -> refusing.setQueueCapacity(1));
+    }
+
+    @Test
+    void aTaskRefusedByAShutDownGroupStaysAsItWas() throws Exception {
+        refusedThenRunElsewhere(TaskGroup::shutdown);
+    }
+
+    /**
+     * On a pool of one worker with no spare, a task of group "joiner" holds the worker while group
+     * "refusing" holds a queued task (so it is active, and may be lent to) and is made to refuse by
+     * {@code refuse}; the task it refuses runs in a JDK executor, and the joiner joins it there.
+     */
+    private static void refusedThenRunElsewhere(Consumer<TaskGroup> refuse) throws Exception {
+        RotaPool one = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        ExecutorService elsewhere = Executors.newSingleThreadExecutor();
+        CountDownLatch finish = new CountDownLatch(1);
+        try {
+            TaskGroup refusing = one.group("refusing", 100);
+            TaskGroup joiner = one.group("joiner", 100);
+            class Waits extends RotaTask<Integer> {
+                @Override
+                protected Integer compute() {
+                    try {
+                        finish.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return 7;
+                }
+            }
+            RotaTask<Integer> refused = new Waits();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch join = new CountDownLatch(1);
+            CountDownLatch joining = new CountDownLatch(1);
+            AtomicReference<Thread> joinerThread = new AtomicReference<>();
+            Future<Integer> joined = joiner.submit(() -> {
+                joinerThread.set(Thread.currentThread());
+                started.countDown();
+                join.await();
+                joining.countDown();                     // its next wait is the join's
+                return refused.join();
+            });
+            Liveness.await(started, "the joining task never started");
+            refusing.execute(() -> { });                 // queued behind the joiner: refusing is active
+            joiner.execute(() -> { });                   // and so is joiner, whose value a loan would split
+            refuse.accept(refusing);
+            assertThrows(RejectedExecutionException.class, () -> refusing.execute(refused));
+            assertThrows(RejectedExecutionException.class, () -> refusing.submit(refused, 0));
+            assertFalse(refused.isDone(), "a refused task must be left to run");
+            elsewhere.execute(refused);
+            join.countDown();
+            Liveness.await(joining, "the joining task never went on to join");
+            awaitWaiting(joinerThread.get());
+            assertEquals(100, refusing.value(), 1e-9, "the join of a task the group refused lent to that group");
+            assertEquals(100, joiner.value(), 1e-9, "the joiner's value");
+            finish.countDown();
+            assertEquals(7, joined.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        } finally {
+            finish.countDown();
+            one.shutdownNow();
+            elsewhere.shutdown();
+            Liveness.awaitTermination(one);
+            Liveness.awaitTermination(elsewhere);
+        }
+    }
+
+    /** Waits, within the liveness bound, until {@code thread} waits (in a join here), timed or not. */
+    private static void awaitWaiting(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+        Thread.State state;
+        while ((state = thread.getState()) != Thread.State.WAITING && state != Thread.State.TIMED_WAITING
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING, "the joiner is " + state);
     }
 
     /** A pool of one worker, held by a task that only shutdownNow's interrupt ends: what is submitted waits. */

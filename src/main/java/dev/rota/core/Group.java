@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 
 /**
  * One task group inside the engine: a lane (inbox and deque) on every worker, admission into a
@@ -126,7 +127,18 @@ public final class Group extends GroupActivationFields {
      * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
      */
     public int offer(Runnable task) {
-        return offer(task, false);
+        return offer(task, false, null);
+    }
+
+    /**
+     * As {@link #offer(Runnable)}, and calls {@code accepted} with the task and this group once the
+     * admission has taken the task, before the task is published in an inbox (whose release store
+     * makes what {@code accepted} wrote visible to the thread that takes the task); never for a task
+     * refused, which is left as it was. {@code accepted} must not throw: the admission has counted
+     * the task (G1), and only the offer that follows takes that count back.
+     */
+    public int offer(Runnable task, BiConsumer<Runnable, Group> accepted) {
+        return offer(task, false, accepted);
     }
 
     /**
@@ -138,10 +150,10 @@ public final class Group extends GroupActivationFields {
      * @return {@link #ACCEPTED} or {@link #CLOSED}
      */
     public int offerPastBound(Runnable task) {
-        return offer(task, true);
+        return offer(task, true, null);
     }
 
-    private int offer(Runnable task, boolean pastBound) {
+    private int offer(Runnable task, boolean pastBound, BiConsumer<Runnable, Group> accepted) {
         if (runState != OPEN) {                          // a plain read: no write after shutdown
             return CLOSED;
         }
@@ -162,6 +174,9 @@ public final class Group extends GroupActivationFields {
                 engine.dispatcher().settle(this);        // G3: see above
             }
             return admitted;
+        }
+        if (accepted != null) {
+            accepted.accept(task, this);                 // before the offer publishes the task
         }
         lanes[w].inbox.offer(task);
         noteWork();                                      // G2: after the offer

@@ -9,6 +9,7 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
@@ -82,6 +83,47 @@ public final class RotaTaskTests {
         public void after(II_Result r) {
             r.r1 = task.isCancelled() ? -1 : task.join();
             r.r2 = cancelled ? 1 : 0;
+        }
+    }
+
+    /** Counts its computations. */
+    static final class Counted extends RotaTask<Integer> {
+        int computed;
+
+        @Override
+        protected Integer compute() {
+            return ++computed;
+        }
+    }
+
+    /**
+     * A run of a task racing a shutdownNow that drained another copy of it from a queue (a task
+     * submitted twice): r1: computations; r2: whether shutdownNow returns it as never started.
+     */
+    @JCStressTest
+    @Outcome(id = "1, false", expect = ACCEPTABLE, desc = "ran first; not returned")
+    @Outcome(id = "0, true", expect = ACCEPTABLE, desc = "returned as never started, and never computed")
+    @Outcome(id = "1, true", expect = FORBIDDEN, desc = "returned as never started, yet it computed")
+    @Outcome(id = "0, false", expect = FORBIDDEN, desc = "lost: neither run nor returned")
+    @State
+    public static class RunRacingDrainedCancel {
+        final Counted task = new Counted();
+        boolean returned;
+
+        @Actor
+        public void runner() {
+            task.run();
+        }
+
+        @Actor
+        public void drainer() {
+            returned = task.cancelUnstarted();
+        }
+
+        @Arbiter
+        public void after(IZ_Result r) {
+            r.r1 = task.computed;
+            r.r2 = returned;
         }
     }
 }

@@ -239,7 +239,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /**
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
      * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
-     * periodic task that has run is not returned, nor is a delayed task the user cancelled.
+     * periodic task that has run is not returned, nor is a delayed task the user cancelled. A queued
+     * {@link RotaTask} is cancelled, so that no joiner waits for ever, and is not returned when it is
+     * done already (the user cancelled it, or it ran through another call such as
+     * {@link RotaTask#invoke()}).
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -262,7 +265,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         List<Runnable> neverStarted = new ArrayList<>(drained.size());
         for (Runnable task : drained) {
             if (task instanceof RotaTask<?> forked) {
-                forked.cancel(false);                    // its joiner must not wait for ever
+                // Cancelled, so that its joiner does not wait for ever; not returned when it is done
+                // already (the user cancelled it, say) or runs elsewhere: it did not "never start".
+                if (!forked.cancelUnstarted()) {
+                    continue;
+                }
             } else if (scheduler.owns(task)) {
                 // A delayed task that came due: its future completes. Returned on the scheduler's
                 // terms for its heap: not a periodic one that ran before, nor one the user cancelled

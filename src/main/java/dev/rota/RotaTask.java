@@ -445,6 +445,25 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return status == CANCELLED;
     }
 
+    /**
+     * For a shutdownNow that drained this task from a queue: cancels it if it never started, so that
+     * no joiner waits for a run that will not come, and says whether it did. The run is claimed first,
+     * as run() claims it, so that no run computes the task afterwards and a task returned as never
+     * started never starts. False for a task done already (cancelled by the user, or run through
+     * another call, as an invoke() of a task also submitted) or started by a run elsewhere, which
+     * completes it.
+     */
+    final boolean cancelUnstarted() {
+        if (status != PENDING || !STARTED.compareAndSet(this, false, true)) {
+            return false;
+        }
+        if (STATUS.compareAndSet(this, PENDING, CANCELLED)) {
+            wakeWaiters();
+            return true;
+        }
+        return false;                                    // the user's cancel came first
+    }
+
     @Override
     public final boolean isDone() {
         return status != PENDING;

@@ -290,17 +290,20 @@ public final class TaskGroup extends AbstractExecutorService {
 
     /**
      * Interrupts this group's running tasks and returns, each exactly once, its tasks that never
-     * started; {@link RotaTask}s among them are cancelled so that no joiner waits for ever.
+     * started; {@link RotaTask}s among them are cancelled so that no joiner waits for ever. A queued
+     * RotaTask that is done already (the user cancelled it, or it ran through another call such as
+     * {@link RotaTask#invoke()}) is not returned.
      *
      * @throws UnsupportedOperationException for the pool's default group (see {@link #shutdown()})
      */
     @Override
     public List<Runnable> shutdownNow() {
         refuseIfDefault("shutdownNow");
-        List<Runnable> neverStarted = pool.engine().shutdownNow(core);
-        for (Runnable task : neverStarted) {
-            if (task instanceof RotaTask<?> forked) {
-                forked.cancel(false);
+        List<Runnable> drained = pool.engine().shutdownNow(core);
+        List<Runnable> neverStarted = new ArrayList<>(drained.size());
+        for (Runnable task : drained) {
+            if (!(task instanceof RotaTask<?> forked) || forked.cancelUnstarted()) {
+                neverStarted.add(task);
             }
         }
         return neverStarted;

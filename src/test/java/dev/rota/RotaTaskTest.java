@@ -371,6 +371,35 @@ class RotaTaskTest {
     }
 
     /**
+     * shutdownNow returns the tasks that never started: not a RotaTask the user cancelled while it
+     * was queued (as a delayed task the user cancelled is not returned either), nor one that ran
+     * meanwhile through another call (an invoke() of a task also submitted). Both the pool's and a
+     * group's.
+     */
+    @Test
+    void shutdownNowReturnsNoTaskThatIsDoneAlready() throws Exception {
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
+        TaskGroup g = one.group("g", 100);
+        for (ExecutorService executor : List.of(g, one)) {
+            RotaTask<Long> cancelled = new Fib(10);
+            RotaTask<Long> ran = new Fib(10);
+            RotaTask<Long> queued = new Fib(10);
+            executor.execute(cancelled);
+            executor.execute(ran);
+            executor.execute(queued);
+            assertTrue(cancelled.cancel(false));
+            assertEquals(Fib.slow(10), ran.invoke());    // runs here: the worker is held
+            List<Runnable> returned = executor.shutdownNow();
+            assertFalse(returned.contains(cancelled), executor + " returned a task the user cancelled: " + returned);
+            assertFalse(returned.contains(ran), executor + " returned a task that ran: " + returned);
+            assertTrue(returned.contains(queued), executor + " returned " + returned);
+            assertTrue(queued.isCancelled(), "a joiner of " + queued + " would wait for ever");
+            assertEquals(Fib.slow(10), ran.join(), "the outcome of the task that ran");
+        }
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
      * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
      * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
      * ForkJoinTask it is given, so that its get() reports what compute() threw.

@@ -175,6 +175,38 @@ class SpareForkChainTest {
     }
 
     /**
+     * Every fork that ran counts once as a completed task of its group and of the pool, whoever ran
+     * it and whenever, as on a worker: on a spare of a shut-down group, the forks that run in place,
+     * those deferred past the bound on nesting and run once the in-place runs have unwound, and those
+     * deferred and taken back by their joins. Here 1 submitted task and 200 forks, 100 in each chain.
+     */
+    @Test
+    void everyForkThatRanOnASpareCountsOnce() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        try {
+            Spares.blockTheOnlyWorker(pool, releaseWorker);
+            TaskGroup g = pool.group("g", 100);
+            AtomicInteger ran = new AtomicInteger();
+            CountDownLatch last = new CountDownLatch(1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Future<Integer> outcome = startOnASpare(g, g::shutdown, () -> {
+                new Link(100, ran, last, failure).fork(); // unjoined: in place, then deferred past the bound
+                return new JoinedLink(100).fork().join(); // joined: in place, then taken back by the joins
+            });
+            assertEquals(100, outcome.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertEquals(100, ran.get(), "set-up: the unjoined chain ran " + ran.get() + " links");
+            assertTrue(g.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the shut-down group terminates");
+            assertEquals(1 + 200, g.stats().completedTasks(), "tasks of g counted as completed");
+            assertEquals(1 + 200, pool.completedTasks(), "tasks of the pool counted as completed (the blocked one is not)");
+        } finally {
+            releaseWorker.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            Liveness.awaitTermination(pool);
+        }
+    }
+
+    /**
      * An endless chain on a spare, its group shut down, ends at the pool's shutdownNow(): the forks
      * that wait for the in-place runs to unwind are cancelled then, as a worker's leftover forks are.
      */

@@ -26,9 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  *       for spares).</li>
  *   <li>S6: a spare has no deque, so a fork there is offered to its group; one the group refuses is
  *       the spare's to run ({@link Spare#runRefusedFork}), within the task that forked it: in place,
- *       or, past a bounded nesting, after the in-place runs have unwound. Such a fork was never in a
- *       queue, so shutdownNow does not return it; once the pool or the group stops it is cancelled,
- *       as a worker's fork made after the drain is.</li>
+ *       or, past a bounded nesting, after the in-place runs have unwound. Whichever of those runs it
+ *       (or a join that takes it back, or a join's help) counts it once as a completed task of its
+ *       group, as a worker counts each task it runs. Such a fork was never in a queue, so
+ *       shutdownNow does not return it; once the pool or the group stops it is cancelled, as a
+ *       worker's fork made after the drain is.</li>
  *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
  *       (made while the blocked worker, or the blocked spare that asks for it, is a live
  *       participant) until it has finished its last task, so the pool cannot terminate while a
@@ -194,6 +196,11 @@ final class SpareThreads {
             }
         }
 
+        /**
+         * Runs a refused fork here and counts it as a completed task of its group (the running
+         * task's, which forked it), as a worker counts every task it runs; a fork that a join takes
+         * back from {@link #deferred}, or a help polls from there, is counted where it runs instead.
+         */
         private void runInPlace(Runnable task) {
             inPlaceDepth++;
             try {
@@ -203,6 +210,7 @@ final class SpareThreads {
             } finally {
                 inPlaceDepth--;
             }
+            engine.countSpareTask(group);
         }
 
         /**

@@ -292,7 +292,9 @@ public final class TaskGroup extends AbstractExecutorService {
      * Interrupts this group's running tasks and returns, each exactly once, its tasks that never
      * started; {@link RotaTask}s among them are cancelled so that no joiner waits for ever. A queued
      * RotaTask that is done already (the user cancelled it, or it ran through another call such as
-     * {@link RotaTask#invoke()}) is not returned.
+     * {@link RotaTask#invoke()}) is not returned. A task of the group that keeps running (deaf to
+     * the interrupt) may still fork and join, but a fork left waiting in a queue never starts unless
+     * a join takes it back to run it: it is cancelled, as after the pool's {@link RotaPool#shutdownNow()}.
      *
      * @throws UnsupportedOperationException for the pool's default group (see {@link #shutdown()})
      */

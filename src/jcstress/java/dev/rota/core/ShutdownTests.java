@@ -3,6 +3,7 @@ package dev.rota.core;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -157,6 +158,49 @@ public final class ShutdownTests {
         public void after(III_Result r) {
             r.r1 = accepted ? 1 : 0;
             r.r3 = group.isTerminated() ? 1 : 0;
+        }
+    }
+
+    /**
+     * A worker's take racing its group's shutdownNow(), for a fork queued before it: the taker reads
+     * whether the group was drained before it takes, as Worker.takeFromSlice does, and cancels what
+     * it takes only if so (W2). r1: tasks returned; r2: taken; r3: cancelled by the taker.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "returned by the drain")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "taken before the drain, and run")
+    @Outcome(id = "0, 1, 1", expect = FORBIDDEN, desc = "a fork queued before the drain cancelled, yet not returned")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "neither taken nor returned: task lost")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "taken and returned: twice")
+    @State
+    public static class TakeRacingGroupShutdownNow {
+        final Engine engine = ParkingTests.oneWorkerEngine();
+        final Group group = group(engine);
+        final FutureTask<Void> fork = new FutureTask<>(() -> {}, null);
+        boolean taken;
+        boolean cancelled;
+
+        {
+            group.lanes[0].deque.push(fork);             // the worker's own deque, as a fork lands there
+        }
+
+        @Actor
+        public void taker() {
+            boolean drained = group.isStopDrained();
+            Runnable task = group.lanes[0].deque.pop();
+            taken = task != null;
+            cancelled = taken && Group.cancelLeftover(task, drained);
+        }
+
+        @Actor
+        public void stopper(III_Result r) {
+            r.r1 = engine.shutdownNow(group).size();
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r2 = taken ? 1 : 0;
+            r.r3 = cancelled ? 1 : 0;
         }
     }
 }

@@ -528,8 +528,22 @@ public final class Engine {
         }
     }
 
-    /** One task of {@code group}: the deques first, starting at {@code near}, then one from an inbox. */
+    /**
+     * One task of {@code group} to run: the deques first, starting at {@code near}, then one from an
+     * inbox. Once a shutdownNow has drained the group, the forks made after it that no join took back
+     * are cancelled as they are taken (W2), and null is returned when none but those was left.
+     */
     private Runnable takeOne(Group group, int near) {
+        boolean drained = group.isStopDrained();         // before the take: see Group.isStopDrained
+        Runnable task;
+        do {
+            task = takeOneQueued(group, near);
+        } while (task != null && Group.cancelLeftover(task, drained));
+        return task;
+    }
+
+    /** One task of {@code group}, taken as it is. */
+    private Runnable takeOneQueued(Group group, int near) {
         int n = workers.length;
         for (int i = 0; i < n; i++) {
             Runnable task = group.lanes[(near + i) % n].deque.steal();
@@ -617,6 +631,7 @@ public final class Engine {
             for (Group group : drained) {
                 group.advanceRunState(Group.STOP);
                 group.drainTo(pending);
+                group.markStopDrained();
             }
         }
         List<Runnable> settled = pending;
@@ -652,6 +667,7 @@ public final class Engine {
         group.closeAdmission();
         synchronized (stopLock) {
             group.drainTo(pending);
+            group.markStopDrained();                     // W2: what is taken from now on is a fork made after the drain
         }
         for (Worker w : workers) {
             w.interruptIfRunning(group);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
@@ -308,6 +309,35 @@ public final class Group extends GroupActivationFields {
 
     int runState() {
         return runState;
+    }
+
+    /**
+     * True once a shutdownNow has drained this group's queues (E3). Read it before taking a task:
+     * it is set after the drain found every deque empty, with every inbox's consumer token the
+     * drain's for good, so a task taken after it read true was pushed after the drain looked, a fork
+     * made after the drain, which no shutdownNow returns (W2). A task taken before it is set may be
+     * one the drain would have returned; it runs, as any task taken while a drain goes on.
+     */
+    boolean isStopDrained() {
+        return stopDrained;
+    }
+
+    /** After {@link #drainTo}, under the engine's stop lock. */
+    void markStopDrained() {
+        stopDrained = true;
+    }
+
+    /**
+     * W2's exception: cancels {@code task}, taken from this group's queues by a taker that had read
+     * {@link #isStopDrained()} true before the take, if it is a future, so that its joiners are
+     * answered; true when it did, and the taker then takes the next one instead of running this.
+     */
+    static boolean cancelLeftover(Runnable task, boolean drainedBeforeTake) {
+        if (drainedBeforeTake && task instanceof Future<?> leftover) {
+            leftover.cancel(false);
+            return true;
+        }
+        return false;
     }
 
     public boolean isShutdown() {

@@ -31,6 +31,12 @@ abstract class GroupRoutingFields {
     final Admission admission;
     /** G3; moved up by {@link Group#advanceRunState} and {@link Group#terminate}. */
     volatile int runState = Group.OPEN;
+    /**
+     * Set once a shutdownNow (the group's or the pool's) has drained the group's queues; what a
+     * worker or spare takes from them afterwards is a fork made after the drain (W2). Written once,
+     * after the drain; read before each take.
+     */
+    volatile boolean stopDrained;
     /** The workers allowed to run this group's tasks; every worker by default. Replaced whole. */
     volatile WorkerMask mask;
 

@@ -29,8 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  *       or, past a bounded nesting, after the in-place runs have unwound. Whichever of those runs it
  *       (or a join that takes it back, or a join's help) counts it once as a completed task of its
  *       group, as a worker counts each task it runs. Such a fork was never in a queue, so
- *       shutdownNow does not return it; once the pool or the group stops it is cancelled, as a
- *       worker's fork made after the drain is.</li>
+ *       shutdownNow does not return it; once the pool or the group stops, a deferred one that no join
+ *       takes back is cancelled, as a worker's fork made after the drain of the pool or of the group
+ *       is (W2), and a join still takes its own back and runs it.</li>
  *   <li>S3: an assigned spare counts as a live participant of the engine from its assignment
  *       (made while the blocked worker, or the blocked spare that asks for it, is a live
  *       participant) until it has finished its last task, so the pool cannot terminate while a
@@ -185,15 +186,25 @@ final class SpareThreads {
             if (outermost) {
                 Runnable next;
                 while ((next = deferred.pollFirst()) != null) {
-                    Group g = group;
-                    if ((engine.isStopping() || (g != null && g.runState() >= Group.STOP))
-                            && next instanceof Future<?> future) {
-                        future.cancel(false);
-                    } else {
+                    if (!cancelledAfterStop(next)) {
                         runInPlace(next);
                     }
                 }
             }
+        }
+
+        /**
+         * S6: cancels a deferred fork, which no join took back, once the pool or the running task's
+         * group has stopped, if it is a future; true when it did. A deferred fork was never in a
+         * queue, so no drain returns it, and none need be awaited before it is cancelled.
+         */
+        private boolean cancelledAfterStop(Runnable fork) {
+            Group g = group;
+            if ((engine.isStopping() || (g != null && g.runState() >= Group.STOP)) && fork instanceof Future<?> future) {
+                future.cancel(false);
+                return true;
+            }
+            return false;
         }
 
         /**
@@ -228,9 +239,17 @@ final class SpareThreads {
             return false;
         }
 
-        /** On this spare's thread: the newest deferred fork, taken to run while a join waits; or null. */
+        /**
+         * On this spare's thread: the newest deferred fork, taken to run while a join waits; or null.
+         * Once the pool or the group has stopped, the deferred forks it finds are cancelled instead
+         * (S6), as a worker's help cancels the forks it takes then (W2).
+         */
         Runnable pollDeferred() {
-            return deferred.pollLast();
+            Runnable fork;
+            do {
+                fork = deferred.pollLast();
+            } while (fork != null && cancelledAfterStop(fork));
+            return fork;
         }
 
         /** The worker this spare stands in for now, or null once released; on this spare's thread. */

@@ -20,7 +20,11 @@ import java.util.function.IntPredicate;
  *       every task that left the inboxes already in a deque ({@link Engine#shutdownNow()} relies on
  *       this).</li>
  *   <li>W2: a task taken from any queue is run, whatever the pool's state: only taking is refused
- *       once the pool stops. Hence accepted = run + returned by shutdownNow.</li>
+ *       once the pool stops. Hence accepted = run + returned by shutdownNow. One exception: a future
+ *       taken once a shutdownNow (the pool's, or the group's) has drained its group is a fork made
+ *       after the drain by a task that kept running, and is cancelled instead, so that its joiners
+ *       are answered ({@link Group#isStopDrained}, {@link #cancelLeftovers}); a join still takes its
+ *       own fork back and runs it ({@link #runIfUnpushed}).</li>
  *   <li>W3 (no lost wake-up): a worker publishes {@code PARKED} and counts itself parked, then
  *       searches once more before it sleeps; a producer offers, then reads the parked count. Both
  *       sides are sequentially consistent, so either the producer sees the count and wakes a
@@ -380,8 +384,22 @@ final class Worker implements Runnable {
 
     // ---- taking tasks -------------------------------------------------------------------------
 
-    /** Own lane's deque, own lane's inbox, then the slice group's lanes on the other workers. */
+    /**
+     * The next task of the slice's group to run. Once a shutdownNow has drained the group, the forks
+     * made after it that no join took back are cancelled as they are taken (W2), and null is returned
+     * when none but those was left.
+     */
     private Runnable takeFromSlice() {
+        boolean drained = slice.isStopDrained();         // before the take: see Group.isStopDrained
+        Runnable task;
+        do {
+            task = takeOneFromSlice();
+        } while (task != null && Group.cancelLeftover(task, drained));
+        return task;
+    }
+
+    /** Own lane's deque, own lane's inbox, then the slice group's lanes on the other workers. */
+    private Runnable takeOneFromSlice() {
         Lane own = sliceLane;
         Runnable task = own.deque.pop();
         if (task != null) {

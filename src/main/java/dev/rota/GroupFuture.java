@@ -33,6 +33,36 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         return rotaTask;
     }
 
+    /**
+     * Cancels this future and, when it runs a RotaTask that has not started, that task too: once
+     * this future is cancelled the task will not run through it, and a join of the task would
+     * otherwise wait for a run that never comes. A task already started elsewhere (an invoke(), or
+     * this future's own run under way) is left to complete.
+     */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (cancelled && rotaTask != null) {
+            rotaTask.cancelUnstarted();
+        }
+        return cancelled;
+    }
+
+    /**
+     * For a shutdownNow that drained {@code task} from a queue: cancels it where a waiter would
+     * otherwise wait for ever (a RotaTask, or this future of one) and says whether it never started,
+     * so that it is returned. A RotaTask done already, or started by a run elsewhere, is not.
+     */
+    static boolean settleDrained(Runnable task) {
+        if (task instanceof RotaTask<?> forked) {
+            return forked.cancelUnstarted();
+        }
+        if (task instanceof GroupFuture<?> future && future.rotaTask != null) {
+            return future.cancel(false);
+        }
+        return true;
+    }
+
     /** On a pool thread: a managed block that lends the waiter's group's tickets to this task's group. */
     @Override
     protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {

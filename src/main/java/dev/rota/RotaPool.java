@@ -240,7 +240,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
      * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
      * periodic task that has run is not returned, nor is a delayed task the user cancelled. A queued
-     * {@link RotaTask} is cancelled, so that no joiner waits for ever, and is not returned when it is
+     * {@link RotaTask} is cancelled (with the future of {@code submit(task, result)} that holds one),
+     * so that no joiner waits for ever, and is not returned when it is
      * done already (the user cancelled it, or it ran through another call such as
      * {@link RotaTask#invoke()}).
      */
@@ -264,10 +265,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     private List<Runnable> settleDrained(List<Runnable> drained) {
         List<Runnable> neverStarted = new ArrayList<>(drained.size());
         for (Runnable task : drained) {
-            if (task instanceof RotaTask<?> forked) {
-                // Cancelled, so that its joiner does not wait for ever; not returned when it is done
-                // already (the user cancelled it, say) or runs elsewhere: it did not "never start".
-                if (!forked.cancelUnstarted()) {
+            if (task instanceof RotaTask<?> || task instanceof GroupFuture<?>) {
+                // A RotaTask (itself, or in the future of submit(task, result)) is cancelled, so that
+                // its joiner does not wait for ever; not returned when it is done already (the user
+                // cancelled it, say) or runs elsewhere: it did not "never start".
+                if (!GroupFuture.settleDrained(task)) {
                     continue;
                 }
             } else if (scheduler.owns(task)) {

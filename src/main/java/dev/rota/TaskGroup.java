@@ -304,7 +304,7 @@ public final class TaskGroup extends AbstractExecutorService {
         List<Runnable> drained = pool.engine().shutdownNow(core);
         List<Runnable> neverStarted = new ArrayList<>(drained.size());
         for (Runnable task : drained) {
-            if (!(task instanceof RotaTask<?> forked) || forked.cancelUnstarted()) {
+            if (GroupFuture.settleDrained(task)) {
                 neverStarted.add(task);
             }
         }

@@ -400,6 +400,46 @@ class RotaTaskTest {
     }
 
     /**
+     * A RotaTask given to {@code submit(task, result)} runs inside the future that call returns: a
+     * cancel of that future before it runs means the task will never run through it, so the task is
+     * cancelled too, and its joiners are answered instead of waiting for ever.
+     */
+    @Test
+    void cancellingTheFutureOfSubmitWithAResultCancelsTheTaskInside() throws Exception {
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
+        TaskGroup g = one.group("g", 100);
+        for (ExecutorService executor : List.of(g, one)) {
+            RotaTask<Long> task = new Fib(10);
+            Future<String> future = executor.submit(task, "done");
+            assertTrue(future.cancel(false));
+            assertTrue(task.isCancelled(), "a joiner of the task inside " + future + " would wait for ever");
+            assertThrows(CancellationException.class, task::join);
+        }
+        one.shutdownNow();
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
+     * shutdownNow hands back the future of {@code submit(task, result)} as a task that never started,
+     * and cancels the RotaTask inside it as it cancels one submitted as itself: its joiners are
+     * answered, and so are the future's.
+     */
+    @Test
+    void shutdownNowCancelsARotaTaskInsideTheFutureOfSubmitWithAResult() throws Exception {
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
+        TaskGroup g = one.group("g", 100);
+        for (ExecutorService executor : List.of(g, one)) {
+            RotaTask<Long> task = new Fib(10);
+            Future<String> future = executor.submit(task, "done");
+            List<Runnable> returned = executor.shutdownNow();
+            assertTrue(returned.contains((Runnable) future), executor + " returned " + returned);
+            assertTrue(task.isCancelled(), "a joiner of the task inside " + future + " would wait for ever");
+            assertTrue(future.isCancelled(), "a get() of " + future + " would wait for ever");
+        }
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
      * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
      * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
      * ForkJoinTask it is given, so that its get() reports what compute() threw.

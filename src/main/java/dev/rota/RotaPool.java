@@ -548,7 +548,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return sum;
     }
 
-    /** Tasks taken by a worker from another worker's queues so far. */
+    /**
+     * Tasks taken by a worker from another worker's queues so far, each task of a batch taken out of
+     * an inbox included, as {@code ForkJoinPool.getStealCount()} counts stolen tasks.
+     */
     public long stolenTasks() {
         long sum = 0;
         for (int i = 0; i < engine.workerCount(); i++) {

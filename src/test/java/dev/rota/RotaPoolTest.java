@@ -172,6 +172,37 @@ class RotaPoolTest {
         }
     }
 
+    /**
+     * A worker that takes a batch out of another worker's inbox has taken every task of it: the
+     * figure counts tasks, as {@code ForkJoinPool.getStealCount()} does, not the takes.
+     */
+    @Test
+    void stolenTasksCountEveryTaskTakenFromAnotherWorker() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).build()) {
+            int n = 1_000;
+            CountDownLatch children = new CountDownLatch(n);
+            Set<String> childThreads = ConcurrentHashMap.newKeySet();
+            AtomicReference<String> parentThread = new AtomicReference<>();
+            boolean allRan = pool.submit(() -> {
+                parentThread.set(Thread.currentThread().getName());
+                for (int i = 0; i < n; i++) {
+                    pool.execute(() -> {                 // into this worker's inbox, which only the other one drains
+                        childThreads.add(Thread.currentThread().getName());
+                        children.countDown();
+                    });
+                }
+                return children.await(30, TimeUnit.SECONDS);   // blocks this worker
+            }).get(60, TimeUnit.SECONDS);
+            assertTrue(allRan, "the blocked worker's tasks were not taken by the other worker");
+            assertEquals(1, childThreads.size(), "every task was run by the worker not blocked: " + childThreads);
+            String thief = childThreads.iterator().next();
+            assertFalse(thief.equals(parentThread.get()));
+            int thiefIndex = Integer.parseInt(thief.substring(thief.lastIndexOf('-') + 1));
+            assertEquals(n, pool.workerStats().get(thiefIndex).stolen(),
+                    "every task the other worker took from the blocked one's inbox is a stolen task");
+        }
+    }
+
     @Test
     void uncaughtExceptionGoesToTheHandlerAndTheWorkerCarriesOn() throws Exception {
         List<Throwable> seen = new ArrayList<>();

@@ -418,7 +418,7 @@ final class Worker implements Runnable {
             TaskDeque deque = lanes[victim.index].deque;
             Runnable task = deque.steal();
             if (task != null) {
-                countSteal();
+                countSteals(1);
                 if (!deque.isEmpty()) {
                     engine.signalWork(slice, victim.index); // more to take: let another idle worker help
                 }
@@ -431,9 +431,8 @@ final class Worker implements Runnable {
         for (Worker victim : victims) {
             Lane lane = lanes[victim.index];
             if (lane.inbox.hasWork()) {
-                Runnable task = takeFromInbox(lane, 0);
+                Runnable task = takeFromInbox(lane, 0);   // counts the tasks it took as stolen
                 if (task != null) {
-                    countSteal();
                     return task;
                 }
             }
@@ -452,26 +451,29 @@ final class Worker implements Runnable {
         Lane[] lanes = slice.lanes;
         Worker[] victims = this.victims;
         for (int i = 0, n = Math.min(victims.length, DRY_LOOK_VICTIMS); i < n; i++) {
-            Runnable task = takeFromInbox(lanes[victims[i].index], DRY_LOOK_BATCH);
+            Runnable task = takeFromInbox(lanes[victims[i].index], DRY_LOOK_BATCH); // counted as stolen there
             if (task != null) {
-                countSteal();
                 return task;
             }
         }
         return null;
     }
 
-    /** One more task taken from another worker's queues; this worker is the counter's only writer. */
-    private void countSteal() {
-        STEALS.setOpaque(this, steals + 1);
+    /**
+     * {@code n} more tasks taken from another worker's queues: a batch out of an inbox counts each of
+     * its tasks, as {@code ForkJoinPool.getStealCount()} counts tasks. This worker is the counter's
+     * only writer.
+     */
+    private void countSteals(int n) {
+        STEALS.setOpaque(this, steals + n);
     }
 
     /**
      * Moves up to {@code max} tasks from the inbox of {@code lane} (a lane of the slice's group) to this
      * worker: the oldest is returned to run now, the rest are pushed onto this worker's deque of the
      * group newest first, so that LIFO pops run them oldest first. A {@code max} of 0 steals from
-     * another worker's inbox: about half of what waits there, so that its owner keeps the rest. Keeps
-     * W1 and G1.
+     * another worker's inbox: about half of what waits there, so that its owner keeps the rest. Tasks
+     * taken from another worker's inbox count as stolen, each of them. Keeps W1 and G1.
      *
      * <p>An idle worker calls this on every search, so it looks at the inbox only through the consumer
      * token and {@link Inbox#relaxedPoll()}, whose lines the submitters do not write on every offer;
@@ -509,6 +511,7 @@ final class Worker implements Runnable {
             slice.tasksTakenByOwner(index, n);           // this worker is its own lane's only owner
         } else {
             slice.tasksTaken(lane.worker, n);
+            countSteals(n);                              // every task of the batch, not the one take
         }
         if (n == max && max > 1) {
             engine.signalWork(slice, index);             // a full batch: this worker is falling behind

@@ -59,7 +59,9 @@ import java.util.function.Supplier;
  * {@code ALL-UNNAMED} on the class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable
  * jar's manifest). Without it the pool runs unpinned and {@link #topology()} says why; nothing is
  * printed unless pinning was asked for explicitly with {@code pinning(true)}. Where the kernel refuses
- * to pin, the pool runs unpinned and says so once through {@link System.Logger} at WARNING.
+ * a worker's CPU, that worker runs unpinned, on the CPUs of the thread that built the pool, while the
+ * others stay pinned ({@link #topology()} says which is which), and the pool says so through
+ * {@link System.Logger} at WARNING, once per cause.
  */
 public final class RotaPool extends AbstractExecutorService implements ScheduledExecutorService, AutoCloseable {
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();

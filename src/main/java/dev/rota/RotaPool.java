@@ -241,11 +241,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /**
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
      * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
-     * periodic task that has run is not returned, nor is a delayed task the user cancelled. A queued
-     * {@link RotaTask} is cancelled (with the future of {@code submit(task, result)} that holds one),
-     * so that no joiner waits for ever, and is not returned when it is
-     * done already (the user cancelled it, or it ran through another call such as
-     * {@link RotaTask#invoke()}).
+     * periodic task that has run is not returned, nor is a delayed task the user cancelled. The
+     * {@link RotaTask}s returned, forked or submitted (as themselves, or in the future of
+     * {@code submit(task, result)}, which is cancelled with its task), are cancelled too, so that no
+     * joiner waits for ever: running one of them, or a returned delayed task, does nothing. A queued
+     * RotaTask done already (the user cancelled it, or it ran through another call such as
+     * {@link RotaTask#invoke()}) is not returned.
      */
     @Override
     public List<Runnable> shutdownNow() {

@@ -53,7 +53,7 @@ import java.util.function.Supplier;
  * once; an exception escaping a task given to {@code execute} goes to the worker thread's
  * {@link Thread.UncaughtExceptionHandler} and the worker carries on; a task given to {@code submit}
  * reports its exception through its {@link java.util.concurrent.Future}. Worker threads are daemon
- * threads, as in {@code ForkJoinPool}.
+ * threads by default ({@link Builder#daemon}), as in {@code ForkJoinPool}.
  *
  * <p>Pinning needs native access: run with {@code --enable-native-access=dev.rota} (or
  * {@code ALL-UNNAMED} on the class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable
@@ -199,7 +199,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * a hash of its id, moved on when other outside threads keep sharing it). Idle workers take tasks
      * from the others.
      *
-     * @throws java.util.concurrent.RejectedExecutionException after shutdown
+     * @throws java.util.concurrent.RejectedExecutionException after shutdown, or when the default group's
+     *                                    queue, if bounded ({@link TaskGroup#setQueueCapacity}), is full
+     *                                    and its rejection policy throws
      * @throws NullPointerException if {@code task} is null
      */
     @Override
@@ -464,8 +466,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     }
 
     /**
-     * The group that {@link #execute}, the {@code submit}s and {@code invoke*} feed: funded by
-     * {@value dev.rota.core.Engine#DEFAULT_GROUP_TICKETS} base tickets, with no bound on its queue.
+     * The group that {@link #execute}, the {@code submit}s and {@code invoke*} feed, and where delayed
+     * tasks run when due: funded by 100 base tickets, with no bound on its queue unless one is set
+     * ({@link TaskGroup#setQueueCapacity}).
      */
     public TaskGroup defaultGroup() {
         return defaultGroup;
@@ -582,7 +585,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return new PoolSnapshot(System.nanoTime(), groupStats, workerStats());
     }
 
-    /** An estimate of the tasks accepted and not yet started. */
+    /** An estimate of the tasks accepted and not yet started; a delayed task counts once it has come due. */
     public long queuedTasks() {
         long sum = 0;
         for (int i = 0; i < engine.workerCount(); i++) {

@@ -5,7 +5,7 @@ package dev.rota;
  * approximate while tasks run (each is read on its own, without stopping the workers).
  *
  * @param name           the group's name
- * @param tickets        the group's tickets, in its currency
+ * @param tickets        the group's tickets, in its currency (0 once the group has terminated)
  * @param value          what those tickets are worth now, in base tickets (0 while the group is inactive)
  * @param cpuTimeNanos   CPU time charged to the group: the time its tasks ran, measured per slice
  * @param completedTasks tasks of the group that ran to completion or to an exception

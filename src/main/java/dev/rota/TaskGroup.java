@@ -88,7 +88,7 @@ public final class TaskGroup extends AbstractExecutorService {
 
     // ---- tickets ------------------------------------------------------------------------------
 
-    /** This group's tickets, in its currency. */
+    /** This group's tickets, in its currency; 0 once the group has terminated and left its currency. */
     public long tickets() {
         return dispatcher().read(() -> core.isTerminated() ? 0 : clientTickets());
     }

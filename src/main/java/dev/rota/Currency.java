@@ -73,8 +73,9 @@ public final class Currency {
      *
      * @return the funding, to change or withdraw later
      * @throws IllegalArgumentException if this is the base currency, {@code source} belongs to another
-     *                                  pool, {@code tickets} is not positive, or the funding would close
-     *                                  a cycle (the message names the cycle)
+     *                                  pool, {@code tickets} is not positive or would overflow
+     *                                  {@code source}'s total, or the funding would close a cycle (the
+     *                                  message names the cycle)
      */
     public Funding fundFrom(Currency source, long tickets) {
         Objects.requireNonNull(source, "source");

@@ -697,7 +697,13 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return this;
         }
 
-        /** Uses exactly these CPUs, one worker each, in this order. */
+        /**
+         * Uses exactly these CPUs, one worker each, in this order.
+         *
+         * @throws IllegalArgumentException if none is named, or one is negative or named twice (the
+         *                                  message names it); {@link #build()} throws it naming a CPU
+         *                                  this process may not use
+         */
         public Builder cpus(int... cpus) {
             Objects.requireNonNull(cpus, "cpus");
             if (cpus.length == 0) {

@@ -59,7 +59,7 @@ import java.util.function.Supplier;
  * {@code ALL-UNNAMED} on the class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable
  * jar's manifest). Without it the pool runs unpinned and {@link #topology()} says why; nothing is
  * printed unless pinning was asked for explicitly with {@code pinning(true)}. Where the kernel refuses
- * a worker's CPU, that worker runs unpinned, on the CPUs of the thread that built the pool, while the
+ * a worker's CPU, that worker runs unpinned, free to use every CPU the process may use, while the
  * others stay pinned ({@link #topology()} says which is which), and the pool says so through
  * {@link System.Logger} at WARNING, once per cause.
  */

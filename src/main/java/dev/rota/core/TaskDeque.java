@@ -11,7 +11,7 @@ import java.lang.invoke.VarHandle;
  * <pre>
  *   top (CAS by thieves and by the owner's last-element pop)      bottom (written by the owner only)
  *     v                                                              v
- *   [ t | t+1 | ... | b-1 ]   elements live in slots [top, bottom) of the array, index & mask
+ *   [ t | t+1 | ... | b-1 ]   elements live in slots [top, bottom) of the array, index &amp; mask
  * </pre>
  *
  * <p>Invariants:

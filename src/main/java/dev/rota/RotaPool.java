@@ -419,6 +419,17 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         }
 
         /**
+         * A RotaTask given to schedule whose delayed future was cancelled: cancelled too, unless it
+         * ran or runs already (its own claim decides), so that a join of it does not wait for ever.
+         */
+        @Override
+        public void commandCancelled(Runnable command) {
+            if (command instanceof RotaTask<?> task) {
+                task.cancelUnstarted();
+            }
+        }
+
+        /**
          * Refused only once the default group is closed; a full default group takes it past its
          * bound. The pool never closes it while the timer hands tasks over: shutdown() closes it
          * when the scheduler is idle (schedulerIdle, below), shutdownNow() after the scheduler's

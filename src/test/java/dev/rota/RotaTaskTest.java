@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -416,6 +417,27 @@ class RotaTaskTest {
             assertThrows(CancellationException.class, task::join);
         }
         one.shutdownNow();
+        assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
+    }
+
+    /**
+     * A RotaTask given to {@code schedule} runs inside the delayed future: when that future is
+     * cancelled before the task ran, by the user or by shutdownNow, the task is cancelled too, and
+     * its joiners are answered instead of waiting for ever.
+     */
+    @Test
+    void cancellingTheFutureOfAScheduledRotaTaskCancelsTheTask() throws Exception {
+        RotaPool one = oneWorkerHeldUntilShutdownNow();
+        RotaTask<Long> byUser = new Fib(10);
+        ScheduledFuture<?> future = one.schedule(byUser, 1, TimeUnit.HOURS);
+        assertTrue(future.cancel(false));
+        assertTrue(byUser.isCancelled(), "a joiner of the task inside " + future + " would wait for ever");
+        assertThrows(CancellationException.class, byUser::join);
+
+        RotaTask<Long> byShutdownNow = new Fib(10);
+        one.schedule(byShutdownNow, 1, TimeUnit.HOURS);
+        one.shutdownNow();
+        assertTrue(byShutdownNow.isCancelled(), "a joiner of the task inside a delayed future would wait for ever");
         assertTrue(one.awaitTermination(30, TimeUnit.SECONDS));
     }
 

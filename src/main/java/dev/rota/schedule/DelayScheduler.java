@@ -349,6 +349,11 @@ public final class DelayScheduler {
         task.cancel(false);
     }
 
+    /** The future of {@code command} was cancelled: tells the sink, outside the lock (see {@link DueTaskSink#commandCancelled}). */
+    void commandCancelled(Runnable command) {
+        sink.commandCancelled(command);
+    }
+
     /** Removes a cancelled task from the heap, or from the hand-offs not yet run (S5), if it is there. */
     void remove(ScheduledTask<?> task) {
         boolean reportIdle;

@@ -37,6 +37,16 @@ public interface DueTaskSink {
     }
 
     /**
+     * Called when the future of a scheduled {@code Runnable} is cancelled, by its user or by a
+     * shutdown, on the cancelling thread: {@code command} will not run through it (a run under way
+     * finishes). A command that is itself a task others may wait on can be cancelled here, so that
+     * they do not wait for a run that never comes. Called without the scheduler's lock; must not
+     * throw. The default does nothing.
+     */
+    default void commandCancelled(Runnable command) {
+    }
+
+    /**
      * Waits in {@code blocker} until it is releasable: the wait of a {@code get()} on a delayed
      * task's future. The pool makes it a managed block on its own threads, so that a worker waiting
      * for a delayed task does not keep that task from running; the default just blocks.

@@ -46,9 +46,12 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * for tasks it drains from either.
      */
     private volatile boolean started;
+    /** The Runnable this task runs, told to the sink when this task is cancelled; null for a Callable. */
+    private final Runnable command;
 
     ScheduledTask(DelayScheduler scheduler, Runnable command, long deadline, long period, long sequence) {
         super(command, null);
+        this.command = command;
         this.scheduler = scheduler;
         this.deadline = deadline;
         this.period = period;
@@ -57,6 +60,7 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
 
     ScheduledTask(DelayScheduler scheduler, Callable<V> callable, long deadline, long sequence) {
         super(callable);
+        this.command = null;
         this.scheduler = scheduler;
         this.deadline = deadline;
         this.period = 0;
@@ -106,6 +110,9 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled) {
             scheduler.remove(this);   // at once: cancelled timers hold no memory (T4)
+            if (command != null) {
+                scheduler.commandCancelled(command);   // it will not run through this task
+            }
         }
         return cancelled;
     }

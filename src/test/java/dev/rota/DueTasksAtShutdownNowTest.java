@@ -36,13 +36,13 @@ class DueTasksAtShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             AtomicInteger ran = new AtomicInteger();
             ScheduledFuture<String> due = pool.schedule(() -> {
                 ran.incrementAndGet();
                 return "ran";
             }, 0, MILLISECONDS);
-            awaitQueued(pool);
+            OnlyWorker.awaitQueued(pool, 1);
 
             List<Runnable> returned = pool.shutdownNow();
 
@@ -62,9 +62,9 @@ class DueTasksAtShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.HOURS);
-            awaitQueued(pool);
+            OnlyWorker.awaitQueued(pool, 1);
 
             List<Runnable> returned = pool.shutdownNow();
 
@@ -93,8 +93,8 @@ class DueTasksAtShutdownNowTest {
                 ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(runs::incrementAndGet, 0, 20, MILLISECONDS);
                 Liveness.awaitCondition(() -> runs.get() >= 1, "the first run");
                 if (inTheQueue) {
-                    occupyTheOnlyWorker(pool, release);
-                    awaitQueued(pool);
+                    OnlyWorker.occupy(pool, release);
+                    OnlyWorker.awaitQueued(pool, 1);
                 }
 
                 List<Runnable> returned = pool.shutdownNow();
@@ -120,11 +120,11 @@ class DueTasksAtShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             AtomicInteger ran = new AtomicInteger();
             ScheduledFuture<?> inTheHeap = pool.schedule(ran::incrementAndGet, 1, TimeUnit.HOURS);
             ScheduledFuture<?> inTheQueue = pool.schedule(ran::incrementAndGet, 0, MILLISECONDS);
-            awaitQueued(pool);
+            OnlyWorker.awaitQueued(pool, 1);
             assertTrue(inTheHeap.cancel(false));
             assertTrue(inTheQueue.cancel(false));
 
@@ -170,10 +170,10 @@ class DueTasksAtShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             Foreign foreign = new Foreign();
             pool.execute(foreign);
-            awaitQueued(pool);
+            OnlyWorker.awaitQueued(pool, 1);
 
             List<Runnable> returned = pool.shutdownNow();
 
@@ -213,7 +213,7 @@ class DueTasksAtShutdownNowTest {
             for (int t = 0; t < trials; t++) {
                 RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
                 CountDownLatch release = new CountDownLatch(1);
-                occupyTheOnlyWorker(pool, release);
+                OnlyWorker.occupy(pool, release);
                 AtomicInteger ran = new AtomicInteger();
                 List<ScheduledFuture<?>> futures = new ArrayList<>(tasks);
                 for (int i = 0; i < tasks; i++) {
@@ -297,7 +297,7 @@ class DueTasksAtShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             int count = 100_000;
             List<ScheduledFuture<?>> due = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -327,27 +327,5 @@ class DueTasksAtShutdownNowTest {
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }
-    }
-
-    private static void occupyTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
-        CountDownLatch started = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();     // shutdownNow's interrupt ends it
-            }
-        });
-        Liveness.await(started, "the occupying task never started");
-    }
-
-    /** Waits until the timer has handed the due task to the pool, whose only worker is busy. */
-    private static void awaitQueued(RotaPool pool) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
-        while (pool.queuedTasks() < 1 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertTrue(pool.queuedTasks() >= 1, "the due task never reached the pool's queue");
     }
 }

@@ -31,12 +31,12 @@ class PeriodicTasksAtShutdownTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            occupyTheOnlyWorker(pool, release);
+            OnlyWorker.occupy(pool, release);
             AtomicInteger runs = new AtomicInteger();
             ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, HOURS);
-            awaitQueued(pool, 1);
+            OnlyWorker.awaitQueued(pool, 1);
             ScheduledFuture<String> queuedOneShot = pool.schedule(() -> "queued one-shot ran", 0, MILLISECONDS);
-            awaitQueued(pool, 2);
+            OnlyWorker.awaitQueued(pool, 2);
             ScheduledFuture<String> laterOneShot = pool.schedule(() -> "later one-shot ran", 50, MILLISECONDS);
 
             pool.shutdown();
@@ -64,8 +64,8 @@ class PeriodicTasksAtShutdownTest {
             AtomicInteger runs = new AtomicInteger();
             ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(runs::incrementAndGet, 0, 20, MILLISECONDS);
             Liveness.awaitCondition(() -> runs.get() >= 1, "the first run");
-            occupyTheOnlyWorker(pool, release);
-            awaitQueued(pool, 1);                          // its next run came due behind the busy worker
+            OnlyWorker.occupy(pool, release);
+            OnlyWorker.awaitQueued(pool, 1);                          // its next run came due behind the busy worker
             int runsAtShutdown = runs.get();
 
             pool.shutdown();
@@ -79,23 +79,5 @@ class PeriodicTasksAtShutdownTest {
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }
-    }
-
-    private static void occupyTheOnlyWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
-        CountDownLatch started = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();     // shutdownNow's interrupt ends it
-            }
-        });
-        Liveness.await(started, "the occupying task never started");
-    }
-
-    /** Waits until the timer has handed {@code count} due tasks to the pool, whose only worker is busy. */
-    private static void awaitQueued(RotaPool pool, int count) throws InterruptedException {
-        Liveness.awaitCondition(() -> pool.queuedTasks() >= count, count + " due tasks in the worker's queue");
     }
 }

@@ -68,4 +68,46 @@ public final class ActivationTests {
             r.r2 = group.runnable || engine.dispatcher().activationsPending();
         }
     }
+
+    /**
+     * G2 for a fork that its worker will not run: worker 0, which the group's mask excludes (W5), pushes
+     * a fork of the group, whose activation state is not IDLE (its task runs there), while a slice of
+     * the group ends dry elsewhere and the dispatcher deactivates it. Only a worker the mask allows will
+     * run the fork, and none picks a group that is neither runnable nor queued for activation.
+     * r1: the fork is queued; r2: the group is runnable or its activation is queued.
+     */
+    @JCStressTest
+    @Outcome(id = "true, true", expect = ACCEPTABLE, desc = "the fork will be found")
+    @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost activation: a fork that no allowed worker is sent to")
+    @Outcome(id = "false, .*", expect = FORBIDDEN, desc = "the fork vanished")
+    @State
+    public static class ForkOnAnExcludedWorkerRacingDeactivation {
+        final Engine engine = ParkingTests.twoWorkerEngine();
+        final Worker forking = engine.worker(0);
+        final Group group = ParkingTests.groupOnWorkerOne(engine, "moved");
+
+        public ForkOnAnExcludedWorkerRacingDeactivation() {
+            group.noteWork();                            // runnable and not IDLE, as while its task runs on
+            engine.dispatcher().read(() -> null);        // worker 0: the push then makes no CAS
+            if (!group.runnable || group.activation() == Group.IDLE || engine.dispatcher().activationsPending()) {
+                throw new IllegalStateException("set-up: the group is not runnable and active, or an activation is queued");
+            }
+        }
+
+        @Actor
+        public void forkingWorker() {
+            forking.pushFork(group.lanes[0], () -> {});
+        }
+
+        @Actor
+        public void dispatcher() {
+            engine.dispatcher().reconcileNow(group);     // as a dry slice of the group ending on worker 1
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = group.hasWork();
+            r.r2 = group.runnable || engine.dispatcher().activationsPending();
+        }
+    }
 }

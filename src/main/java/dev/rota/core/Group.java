@@ -26,7 +26,9 @@ import java.util.function.BiConsumer;
  *       the ledger or an activation of it is queued (or about to be, by the submitter that set
  *       {@code PENDING}). A submitter offers, then reads the activation state; the dispatcher
  *       writes {@code IDLE}, then re-reads the queues: both through volatile accesses, so at least
- *       one of them sees the other (the same pairing as the park protocol W3).</li>
+ *       one of them sees the other (the same pairing as the park protocol W3). A fork's push is a
+ *       release store, which the read could pass: {@code Worker.pushFork} fences between the two
+ *       where the forking worker will not run the fork itself.</li>
  *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
  *       the admission refuses later offers; the group terminates once it is shut down, its
  *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, no

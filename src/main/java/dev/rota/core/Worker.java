@@ -609,21 +609,24 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Owner only: pushes {@code task} on this worker's {@code lane} and wakes a parked worker that
-     * may run it (W3). Where the group's mask excludes this worker, none but such a worker will run
-     * the fork (W5), so the wake-up must not be lost: the push is a release store, which the read of
-     * the parked count could pass, and a fence orders the two, as an offer's CAS does for inboxes
-     * (pairing with the fence in {@link #prepareToPark()}). Elsewhere this worker runs its fork
-     * itself if nobody takes it, so a missed wake-up costs only parallelism and no fence is paid;
-     * should a mask change exclude this worker after the read, {@link #signalForksLeftBehind} makes
-     * up for it when the slice ends.
+     * Owner only: pushes {@code task} on this worker's {@code lane}, makes sure the group will be
+     * picked (G2) and wakes a parked worker that may run it (W3). Where the group's mask excludes this
+     * worker, none but a worker the mask allows will run the fork (W5), so neither the activation nor
+     * the wake-up may be lost: the push is a release store, which the reads of the activation state
+     * and of the parked count could pass, and a fence orders the push before both, as an offer's CAS
+     * does for inboxes (pairing with the fences in {@link Dispatcher}'s reconcile, which publishes
+     * IDLE and then looks at the queues again, and in {@link #prepareToPark()}). Elsewhere this worker
+     * runs its fork itself if nobody takes it, and its slice's end reconciles the group, so a missed
+     * activation or wake-up costs only parallelism and no fence is paid; should a mask change exclude
+     * this worker after the read, {@link #signalForksLeftBehind} makes up for the wake-up when the
+     * slice ends.
      */
     void pushFork(Lane lane, Runnable task) {
         lane.deque.push(task);
-        lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
         if (!lane.group.allows(index)) {
-            VarHandle.fullFence();                       // store-load: the push before the parked count
+            VarHandle.fullFence();                       // store-load: the push before the reads below
         }
+        lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
         engine.signalWork(lane.group, index);
     }
 

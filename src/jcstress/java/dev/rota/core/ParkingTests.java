@@ -296,4 +296,47 @@ public final class ParkingTests {
             r.r2 = worker.isParked();
         }
     }
+
+    /**
+     * The parked count (W3) while a worker parks: worker 1 is parked; worker 0 decides to park while a
+     * producer submits a task that only worker 0 may run (which wakes worker 0 if it finds it PARKED)
+     * and then one that only worker 1 may run. The second submission reads the parked count to decide
+     * whether anyone is to be woken: a count that missed worker 1 leaves it asleep.
+     * r1: worker 0 is still PARKED after both actors ran; r2: worker 1 is.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "both awake: each task's worker saw it or was woken")
+    @Outcome(id = ".*, true", expect = FORBIDDEN, desc = "lost wake-up: worker 1 asleep with a task only it may run")
+    @Outcome(id = "true, .*", expect = FORBIDDEN, desc = "lost wake-up: worker 0 asleep with a task only it may run")
+    @State
+    public static class WakeDuringParkRacingAnotherOffer {
+        final Engine engine = twoWorkerEngine();
+        final Worker worker = engine.worker(0);
+        final Group zero = groupOnWorker(engine, "zero", 0);
+        final Group one = groupOnWorker(engine, "one", 1);
+
+        public WakeDuringParkRacingAnotherOffer() {
+            if (!engine.worker(1).prepareToPark()) {
+                throw new IllegalStateException("set-up: worker 1 saw work");
+            }
+        }
+
+        @Actor
+        public void producer() {
+            if (zero.offer(() -> {}) != Group.ACCEPTED || one.offer(() -> {}) != Group.ACCEPTED) {
+                throw new IllegalStateException("offer refused");
+            }
+        }
+
+        @Actor
+        public void worker() {
+            worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = worker.isParked();
+            r.r2 = engine.worker(1).isParked();
+        }
+    }
 }

@@ -81,6 +81,7 @@ public final class Engine {
     private final CountDownLatch started;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicInteger liveWorkers;
+    /** Workers counted parked: never fewer than those PARKED (W3), so 0 lets a producer skip the scan. */
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final SpareThreads spares;
     private final LongAdder spareTasks = new LongAdder();

@@ -25,10 +25,14 @@ import java.util.function.IntPredicate;
  *       after the drain by a task that kept running, and is cancelled instead, so that its joiners
  *       are answered ({@link Group#isStopDrained}, {@link #cancelLeftovers}); a join still takes its
  *       own fork back and runs it ({@link #runIfUnpushed}).</li>
- *   <li>W3 (no lost wake-up): a worker publishes {@code PARKED} and counts itself parked, then
+ *   <li>W3 (no lost wake-up): a worker counts itself parked and publishes {@code PARKED}, then
  *       searches once more before it sleeps; a producer offers, then reads the parked count. Both
  *       sides are sequentially consistent, so either the producer sees the count and wakes a
- *       worker, or the worker's last search sees the task.</li>
+ *       worker, or the worker's last search sees the task. The count never falls below the
+ *       workers that are {@code PARKED}: a worker counts itself before it publishes the state, and
+ *       only the one thread that moves it back to {@code ACTIVE} takes the count down; so a count
+ *       of 0 means that no worker is parked. A producer that sees the count but not yet the state
+ *       read both before the worker's search, which then sees the task.</li>
  *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
@@ -723,13 +727,17 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Publishes PARKED and searches once more (W3). Returns true when the worker must now sleep
-     * until woken; false when it found work, or may exit after shutdown, and is ACTIVE again (or a
-     * waker already made it ACTIVE, leaving an unpark permit that the next park consumes harmlessly).
+     * Counts this worker parked, publishes PARKED and searches once more (W3). Returns true when the
+     * worker must now sleep until woken; false when it found work, or may exit after shutdown, and is
+     * ACTIVE again (or a waker already made it ACTIVE, leaving an unpark permit that the next park
+     * consumes harmlessly).
      */
     boolean prepareToPark() {
-        PARK_STATE.setVolatile(this, PARKED);
+        // Counted before PARKED is published (W3): a waker that finds PARKED takes the count down,
+        // and a take-down before this worker's own count would hide another parked worker from a
+        // producer that reads the count meanwhile.
         engine.parkedCountIncrement();
+        PARK_STATE.setVolatile(this, PARKED);
         VarHandle.fullFence();                           // store-load: pairs with the producer's offer, then count read
         if (seesWork() || (engine.runState() >= Engine.SHUTDOWN && engine.mayWorkerExit())) { // W3, W6
             if (PARK_STATE.compareAndSet(this, PARKED, ACTIVE)) {

@@ -9,9 +9,11 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.IZ_Result;
 
 /**
- * The owner's pop racing thieves' steals on {@link TaskDeque}: every element is taken exactly once.
+ * The owner's pop, take-back and growth racing thieves' steals on {@link TaskDeque}: every element is
+ * taken exactly once (D2), also from an array being replaced (D4).
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.TaskDequeTests.*'}
  */
 public final class TaskDequeTests {
@@ -120,6 +122,90 @@ public final class TaskDequeTests {
         @Arbiter
         public void after(II_Result r) {
             r.r2 = id(deque.pop());
+        }
+    }
+
+    /**
+     * D2 for a join's take-back: the owner's {@link TaskDeque#tryUnpush} of its last fork races a steal
+     * of it. r1: the join took it back (1) or not (0); r2: what the thief stole.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the join took its fork back, to run it in place")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the thief stole it; the join waits for the thief's run")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "run twice: taken back and stolen")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: neither taken back nor stolen, the join waits for ever")
+    @State
+    public static class TakeBackRacingSteal {
+        final TaskDeque deque = new TaskDeque();
+        final Task fork = new Task(1);
+
+        public TakeBackRacingSteal() {
+            deque.push(fork);
+        }
+
+        @Actor
+        public void joiningOwner(II_Result r) {
+            r.r1 = deque.tryUnpush(fork) ? 1 : 0;
+        }
+
+        @Actor
+        public void thief(II_Result r) {
+            r.r2 = id(deque.steal());
+        }
+    }
+
+    /** Tasks enough to fill a deque's first array, and one more: the same instances for every state. */
+    private static final Task[] FILL = new Task[TaskDeque.INITIAL_CAPACITY + 1];
+
+    static {
+        for (int i = 0; i < FILL.length; i++) {
+            FILL[i] = new Task(i + 1);
+        }
+    }
+
+    /**
+     * D4: the owner's push into a full array replaces it by one twice as large while a thief steals,
+     * reading the old array or the new one. r1: what the thief stole (only the oldest, 1, or nothing);
+     * r2: every task was then taken exactly once, by the thief or by the owner popping all that was left.
+     */
+    @JCStressTest
+    @Outcome(id = {"1, true", "0, true"}, expect = ACCEPTABLE, desc = "the oldest stolen, or nothing; each task taken once")
+    @Outcome(id = ".*, false", expect = FORBIDDEN, desc = "a task lost or taken twice across the growth")
+    @Outcome(expect = FORBIDDEN, desc = "the thief took a task other than the oldest")
+    @State
+    public static class GrowthRacingSteal {
+        final TaskDeque deque = new TaskDeque();
+        Runnable stolen;
+
+        public GrowthRacingSteal() {
+            for (int i = 0; i < TaskDeque.INITIAL_CAPACITY; i++) {
+                deque.push(FILL[i]);                     // full: the next push grows the array
+            }
+        }
+
+        @Actor
+        public void owner() {
+            deque.push(FILL[TaskDeque.INITIAL_CAPACITY]);
+        }
+
+        @Actor
+        public void thief() {
+            stolen = deque.steal();
+        }
+
+        @Arbiter
+        public void after(IZ_Result r) {
+            int[] taken = new int[FILL.length + 1];
+            taken[id(stolen)]++;
+            for (Runnable task; (task = deque.pop()) != null; ) {
+                taken[id(task)]++;
+            }
+            boolean once = true;
+            for (int id = 1; id <= FILL.length; id++) {
+                once &= taken[id] == 1;
+            }
+            r.r1 = id(stolen);
+            r.r2 = once;
         }
     }
 }

@@ -3,17 +3,21 @@ package dev.rota;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.I_Result;
 import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * Completion of a {@link RotaTask} racing a waiter and racing cancel.
+ * Completion of a {@link RotaTask} racing a waiter, a joiner, cancel, and a second run; and the
+ * cancel of the future of {@code submit(task, result)} racing that future's run.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.RotaTaskTests.*'}
  */
 public final class RotaTaskTests {
@@ -124,6 +128,112 @@ public final class RotaTaskTests {
         public void after(IZ_Result r) {
             r.r1 = task.computed;
             r.r2 = returned;
+        }
+    }
+
+    /**
+     * The result's publication: a joiner that sees the task done reads the result its one run wrote
+     * before the status CAS (the volatile status: release/acquire). r1: the result join reports, 0 for
+     * none seen, -1 when the task was not done yet.
+     */
+    @JCStressTest
+    @Outcome(id = "42", expect = ACCEPTABLE, desc = "done, and its result seen")
+    @Outcome(id = "-1", expect = ACCEPTABLE, desc = "not done yet when the joiner looked")
+    @Outcome(id = "0", expect = FORBIDDEN, desc = "done, yet the result written before the status is not seen")
+    @State
+    public static class JoinRacingCompletion {
+        final FortyTwo task = new FortyTwo();
+
+        @Actor
+        public void runner() {
+            task.run();
+        }
+
+        @Actor
+        public void joiner(I_Result r) {
+            if (!task.isDone()) {
+                r.r1 = -1;
+                return;
+            }
+            Integer result = task.join();
+            r.r1 = result == null ? 0 : result;
+        }
+    }
+
+    /** Counts its computations across threads, and returns the count it made. */
+    static final class CountedAcrossThreads extends RotaTask<Integer> {
+        final AtomicInteger computed = new AtomicInteger();
+
+        @Override
+        protected Integer compute() {
+            return computed.incrementAndGet();
+        }
+    }
+
+    /**
+     * The started claim: a task run by two threads at once (submitted twice, or forked and then
+     * invoked) computes once, and join reports that computation's result, never one a losing run
+     * wrote after the winner published. r1: computations; r2: the result join reports.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "one run computed, the other returned at once")
+    @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "computed twice: both runs passed the claim")
+    @Outcome(expect = FORBIDDEN, desc = "join reports a result other than the one computation's")
+    @State
+    public static class TwoRunsRacing {
+        final CountedAcrossThreads task = new CountedAcrossThreads();
+
+        @Actor
+        public void first() {
+            task.run();
+        }
+
+        @Actor
+        public void second() {
+            task.run();
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r1 = task.computed.get();
+            r.r2 = task.join();
+        }
+    }
+
+    /**
+     * The future of {@code submit(task, result)}: its cancel, which cancels the RotaTask in it unless
+     * that task has started, races the future's own run of the task. Whatever the order, the task
+     * ends done, so that a join of it returns. r1: computations; r2: the task's state (0 pending,
+     * 1 completed normally, 2 cancelled); r3: the future's cancel succeeded (1) or not (0).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "ran to its end first; the cancel failed")
+    @Outcome(id = "0, 2, 1", expect = ACCEPTABLE, desc = "cancelled before it started: the task is cancelled too")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "cancelled while the task ran: the task completes, its joiners get its result")
+    @Outcome(id = ".*, 0, .*", expect = FORBIDDEN, desc = "the task never completes: a join of it waits for ever")
+    @Outcome(id = "1, 2, .*", expect = FORBIDDEN, desc = "computed, yet cancelled by a cancel that claimed it unstarted")
+    @Outcome(expect = FORBIDDEN, desc = "impossible")
+    @State
+    public static class FutureCancelRacingItsRun {
+        final Counted task = new Counted();
+        final GroupFuture<Void> future = new GroupFuture<>(task, null, null);
+        boolean cancelled;
+
+        @Actor
+        public void runner() {
+            future.run();
+        }
+
+        @Actor
+        public void canceller() {
+            cancelled = future.cancel(false);
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r1 = task.computed;
+            r.r2 = task.isCancelled() ? 2 : task.isCompletedNormally() ? 1 : 0;
+            r.r3 = cancelled ? 1 : 0;
         }
     }
 }

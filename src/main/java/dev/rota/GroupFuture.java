@@ -37,7 +37,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * Cancels this future and, when it runs a RotaTask that has not started, that task too: once
      * this future is cancelled the task will not run through it, and a join of the task would
      * otherwise wait for a run that never comes. A task already started elsewhere (an invoke(), or
-     * this future's own run under way) is left to complete.
+     * this future's own run under way) is left to complete. A run of this future that got past its
+     * own state check meets the cancel at the task's started claim (a CAS): either that run claims it
+     * and completes the task, or {@code cancelUnstarted} does and the run returns at once.
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {

@@ -298,6 +298,46 @@ public final class ParkingTests {
     }
 
     /**
+     * An offer racing a mask change, with every worker parked: a group that only worker 0 may run is
+     * moved to worker 1 while an outside thread submits to it, routed by the mask it read. Whichever
+     * mask the routing read, the only worker the new mask allows must be woken: by restrictTo's look
+     * for work, or by the submitter's wake-up, which reads the mask after its reservation.
+     * r1: worker 0 is still PARKED after both actors ran; r2: worker 1 is.
+     */
+    @JCStressTest
+    @Outcome(id = {"true, false", "false, false"}, expect = ACCEPTABLE, desc = "worker 1 woken (worker 0 too, by the old mask)")
+    @Outcome(id = ".*, true", expect = FORBIDDEN, desc = "lost wake-up: the task's only allowed worker asleep")
+    @State
+    public static class OfferRacingMaskChange {
+        final Engine engine = twoWorkerEngine();
+        final Group group = groupOnWorker(engine, "moving", 0);
+
+        public OfferRacingMaskChange() {
+            if (!engine.worker(0).prepareToPark() || !engine.worker(1).prepareToPark()) {
+                throw new IllegalStateException("set-up: a worker saw work");
+            }
+        }
+
+        @Actor
+        public void submitter() {
+            if (group.offer(() -> {}) != Group.ACCEPTED) {
+                throw new IllegalStateException("offer refused");
+            }
+        }
+
+        @Actor
+        public void mover() {
+            group.restrictTo(WorkerMask.of(2, 1));
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = engine.worker(0).isParked();
+            r.r2 = engine.worker(1).isParked();
+        }
+    }
+
+    /**
      * The parked count (W3) while a worker parks: worker 1 is parked; worker 0 decides to park while a
      * producer submits a task that only worker 0 may run (which wakes worker 0 if it finds it PARKED)
      * and then one that only worker 1 may run. The second submission reads the parked count to decide

@@ -218,6 +218,11 @@ public final class Engine {
     /**
      * Called after a task of {@code group} was queued on worker {@code near}'s lane: wakes one parked
      * worker that may run the group, preferring {@code near} (W3: after the offer).
+     *
+     * <p>The mask is read here, after the offer's admission (a read-modify-write), not taken from the
+     * routing that read it before: a {@link Group#restrictTo} whose look for work missed the
+     * reservation wrote its mask before that look, so this read sees the new mask and wakes a worker
+     * it allows.
      */
     void signalWork(Group group, int near) {
         if (parkedCount.get() == 0) {

@@ -265,7 +265,9 @@ public final class Group extends GroupActivationFields {
      * group holds tasks the change wakes every parked worker the new mask allows. The mask is
      * written (volatile) before the parked states are read, and a parking worker publishes PARKED
      * before it reads the mask, so either the worker sees the new mask and the group's work, or this
-     * call sees it parked.
+     * call sees it parked. An offer routed by the old mask meanwhile is found by the look for work
+     * here, or its wake-up ({@link Engine#signalWork}) reads the mask after its reservation, and so
+     * after the write here, and wakes a worker the new mask allows.
      */
     public void restrictTo(WorkerMask newMask) {
         if (newMask.allows().length != lanes.length) {

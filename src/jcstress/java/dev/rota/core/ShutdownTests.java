@@ -203,4 +203,41 @@ public final class ShutdownTests {
             r.r3 = cancelled ? 1 : 0;
         }
     }
+
+    /**
+     * The pool's drain flag: a join on a worker after the pool's shutdownNow finishes the forks left on
+     * its deques (cancelling the futures among them) only once the drain is over (W2); until then they
+     * are the drain's to return. Here a fork queued before the drain meets a join's help racing the
+     * pool's shutdownNow. r1: tasks returned; r2: the fork was cancelled; r3: tasks left in the deque.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "returned by the drain; the help found nothing left")
+    @Outcome(id = "0, 1, 0", expect = FORBIDDEN, desc = "a fork queued before the drain cancelled by the help instead of returned")
+    @Outcome(expect = FORBIDDEN, desc = "a fork lost, returned twice, or stranded")
+    @State
+    public static class LeftoverHelpRacingPoolDrain {
+        final Engine engine = ParkingTests.oneWorkerEngine();
+        final Lane lane = engine.defaultGroup().lanes[0];
+        final FutureTask<Void> fork = new FutureTask<>(() -> {}, null);
+
+        {
+            lane.deque.push(fork);                       // the worker's own deque, as a fork lands there
+        }
+
+        @Actor
+        public void joiningWorker() {
+            engine.worker(0).helpOnce(false);           // as a join's help on the worker, the pool stopping or not
+        }
+
+        @Actor
+        public void stopper(III_Result r) {
+            r.r1 = engine.shutdownNow().size();
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r2 = fork.isCancelled() ? 1 : 0;
+            r.r3 = lane.deque.size();
+        }
+    }
 }

@@ -88,7 +88,12 @@ public final class Engine {
     /** Serializes the drains of the pool's and the groups' shutdownNow (E3). */
     private final Object stopLock = new Object();
     private volatile int runState = RUNNING;
-    /** Set by shutdownNow once it has taken every queued task (E3); workers then clean up after it. */
+    /**
+     * Set by shutdownNow once it has taken every queued task (E3); workers then clean up after it.
+     * Written after every group's drain, so a worker that reads it true and then pops its deques
+     * finds there only forks pushed after the drain looked, which no shutdownNow returns (W2); one
+     * that reads it false leaves its deques to the drain.
+     */
     private volatile boolean stopDrained;
 
     /**

@@ -64,7 +64,10 @@ public final class Dispatcher {
     private final long quantumNanos;
     private final MpscUnboundedAtomicArrayQueue<Group> activations = new MpscUnboundedAtomicArrayQueue<>(64);
     private Group[] byClient = new Group[16];
-    /** Every live group; replaced whole under the lock, read without it. */
+    /**
+     * Every live group; replaced whole under the lock, read without it: the volatile write of a new
+     * array publishes the groups it holds, built before it.
+     */
     private volatile Group[] groups = new Group[0];
     /** Runnable groups, published for idle workers (D4); written under the lock, read without it. */
     private volatile int runnableCount;

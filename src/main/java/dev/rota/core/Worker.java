@@ -307,7 +307,7 @@ final class Worker implements Runnable {
             }
             running.exit(ending);
         }
-        long versionBefore = dispatcher.version();
+        long versionBefore = dispatcher.version();    // before the lock: a change the pick misses raises it past this
         Group next = dispatcher.nextSlice(this, ending, used, pickNext);
         if (ending != null) {
             signalForksLeftBehind(ending);

@@ -110,4 +110,53 @@ public final class ActivationTests {
             r.r2 = group.runnable || engine.dispatcher().activationsPending();
         }
     }
+
+    /**
+     * G2 and W5 for a join on a worker that the group's mask excludes since the fork was pushed:
+     * worker 0, still allowed, pushes a fork (no fence, and no activation, since the group is not
+     * IDLE) while the group is moved to worker 1 and a dry slice of the group ends there (the
+     * dispatcher deactivates it). The forking task then joins a fork that is not its newest; the
+     * join sees the new mask, may not help, and does not end the slice, so no slice end reconciles
+     * the group: its recheck ({@link Worker#leaveForksToAllowedWorkers}) must leave the group
+     * runnable or queued for activation, or no allowed worker ever takes the fork.
+     * r1: the join saw the new mask; r2: the group is runnable or its activation is queued.
+     */
+    @JCStressTest
+    @Outcome(id = "true, true", expect = ACCEPTABLE, desc = "the join saw the move; the fork will be found")
+    @Outcome(id = "false, .*", expect = ACCEPTABLE, desc = "the join saw the old mask: it may help, and pops the fork itself")
+    @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost activation: a joined fork that no allowed worker is sent to")
+    @State
+    public static class JoinOnAWorkerTheMaskNowExcludesRacingDeactivation {
+        final Engine engine = ParkingTests.twoWorkerEngine();
+        final Worker forking = engine.worker(0);
+        final Group group = ParkingTests.groupOnWorker(engine, "moving", 0);
+
+        public JoinOnAWorkerTheMaskNowExcludesRacingDeactivation() {
+            group.noteWork();                            // runnable and not IDLE, as while its task runs on
+            engine.dispatcher().read(() -> null);        // worker 0: the push then makes no CAS
+            if (!group.runnable || group.activation() == Group.IDLE || engine.dispatcher().activationsPending()) {
+                throw new IllegalStateException("set-up: the group is not runnable and active, or an activation is queued");
+            }
+        }
+
+        @Actor
+        public void forkingWorkerThenJoin(ZZ_Result r) {
+            forking.pushFork(group.lanes[0], () -> {});
+            if (!group.allows(0)) {                      // the join's check before it may help (W5)
+                forking.leaveForksToAllowedWorkers(group);
+                r.r1 = true;
+            }
+        }
+
+        @Actor
+        public void moverThenDispatcher() {
+            group.restrictTo(WorkerMask.of(2, 1));
+            engine.dispatcher().reconcileNow(group);     // as a dry slice of the group ending on worker 1
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = group.runnable || engine.dispatcher().activationsPending();
+        }
+    }
 }

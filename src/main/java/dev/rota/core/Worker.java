@@ -570,8 +570,12 @@ final class Worker implements Runnable {
         if (engine.isStopping()) {
             return engine.isStopDrained() && finishOneLeftover();
         }
-        if (slice == null || !slice.allows(index)) {
-            return false;                                // W5: a group moved off this worker waits for its workers
+        if (slice == null) {
+            return false;
+        }
+        if (!slice.allows(index)) {
+            leaveForksToAllowedWorkers(slice);           // W5: a group moved off this worker waits for its workers
+            return false;
         }
         if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;                                // the wait becomes a managed block (helpsTooDeep)
@@ -632,6 +636,25 @@ final class Worker implements Runnable {
         }
         lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
         engine.signalWork(lane.group, index);
+    }
+
+    /**
+     * Owner only, for a join that may not help because the group's mask now excludes this worker
+     * (W5): makes sure the workers the mask allows will take the forks left on this worker's deque of
+     * the group. The join does not end the slice, so neither {@link #signalForksLeftBehind} nor the
+     * slice end's reconcile runs while it waits; and a fork pushed while the mask still allowed this
+     * worker neither fenced nor, if the group was active then, queued an activation, so a dry slice
+     * ending elsewhere (IDLE, fence, a look at the queues) may have missed it and left the group
+     * idle, and restrictTo's own look may have missed it too. So the fence orders the forks before
+     * the reads of the activation state (G2) and the parked count (W3), as in {@link #pushFork}; the
+     * join calls this at every recheck, and each call after the first is a fence and a few reads.
+     */
+    void leaveForksToAllowedWorkers(Group group) {
+        if (!group.lanes[index].deque.isEmpty()) {
+            VarHandle.fullFence();                       // store-load: the forks before the reads below
+            group.noteWork();
+            engine.signalWork(group, index);
+        }
     }
 
     /**

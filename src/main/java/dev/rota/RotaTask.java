@@ -50,7 +50,8 @@ import java.util.concurrent.TimeoutException;
  * to the pool's default group, and a forked task to the group of the task that forked it; its CPU
  * time is charged to that group. A task of one group that joins a task of another lends its group's
  * tickets to the other until the join returns, and its worker's core runs other work meanwhile
- * (ticket transfer); a join of a scheduled task lends nothing, as a wait for any delayed task.
+ * (ticket transfer), also when the join began before the task was submitted there; a join of a
+ * scheduled task lends nothing, as a wait for any delayed task.
  *
  * @param <T> the result type
  */
@@ -67,6 +68,12 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * compute, and the loser of the status CAS would still write result and failure after the
      * winner had published them, so join() could report an outcome other than the one status says.
      * With it, result and failure are written by one thread only, before the status CAS.
+     * group and delayed (the binding): written by the thread that forks, submits or schedules the
+     * task, delayed first, then group with a release store; a join reads group with an acquire load,
+     * then delayed, so it sees the pair one binding wrote. A join may begin before the binding (the
+     * task reached the joiner before it was submitted), so it reads the binding again at each turn of
+     * its wait, and a wait begun as one within the joiner's group becomes a wait across groups once
+     * the task is bound to another.
      */
     private static final int PENDING = 0;
     private static final int NORMAL = 1;
@@ -82,12 +89,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     private static final VarHandle STATUS;
     private static final VarHandle STARTED;
+    private static final VarHandle GROUP;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(RotaTask.class, "status", int.class);
             STARTED = lookup.findVarHandle(RotaTask.class, "started", boolean.class);
+            GROUP = lookup.findVarHandle(RotaTask.class, "group", Group.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -109,13 +118,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * of {@code submit(task, result)}) or it is forked, before it is published to a queue (whose
      * release store makes it visible to the thread that runs it); for a task given to
      * {@code schedule}, once the pool's timer has accepted it (see {@link #bindDelayed}). A refused
-     * submission leaves it as it was.
+     * submission leaves it as it was. Written with a release store, after {@link #delayed}; a join
+     * reads it with an acquire load, again at each turn of its wait (see the comment above).
      */
     private Group group;
     /**
      * True when {@link #group} runs this task only once a delay has passed: a join from another group
      * then waits as a managed block but lends nothing, as a wait for a delayed task's future does.
-     * Written with {@link #group}.
+     * Written just before {@link #group}.
      */
     private boolean delayed;
 
@@ -148,8 +158,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     /** Called when a group accepts this task, or one of its tasks forks it. */
     final void bindGroup(Group target) {
-        group = target;
         delayed = false;
+        GROUP.setRelease(this, target);                  // after delayed: pairs with the acquire in awaitDone
     }
 
     /**
@@ -159,8 +169,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * and finds it running; and a refused task stays as it was.
      */
     final void bindDelayed(Group target) {
-        group = target;
         delayed = true;
+        GROUP.setRelease(this, target);                  // after delayed: pairs with the acquire in awaitDone
     }
 
     /**
@@ -281,6 +291,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * other work. On a worker or a spare otherwise: run what can be run until done, and once the
      * thread runs {@link WorkerContext#MAX_HELP_DEPTH} helped tasks nested in one another, block
      * instead while a spare runs them (or, with no spare to be had, help on). Elsewhere: wait.
+     * Which of these applies is decided again at each turn, from the task's binding then: a join
+     * begun before the task was submitted to another group waits for that group once it has been.
      * With {@code timed}, gives up at {@code deadline} (a {@link System#nanoTime} reading) and
      * returns {@link #TIMED_OUT}.
      *
@@ -294,38 +306,16 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      */
     private int awaitDone(boolean interruptible, boolean timed, long deadline) {
         boolean interrupted = false;                     // join only: an interrupt to set again at the end
+        boolean helps = WorkerContext.runsTasks();
         int s;
-        Group owner = group;
-        Group lendTo = delayed ? null : owner;           // a delayed task: block, but lend nothing
         try {
-            if (TicketTransfer.waitsAcrossGroups(owner)) {
-                while ((s = status) == PENDING) {
-                    if (interruptible && Thread.interrupted()) {
-                        return INTERRUPTED;
-                    }
-                    if (timed && deadline - System.nanoTime() <= 0) {
-                        return TIMED_OUT;
-                    }
-                    if (interruptible && WorkerContext.poolStopping()) {
-                        return INTERRUPTED;
-                    }
-                    try {
-                        TicketTransfer.await(lendTo, blocker(timed, deadline));
-                    } catch (InterruptedException e) {
-                        if (interruptible) {
-                            return INTERRUPTED;
-                        }
-                        interrupted = true;
-                    }
-                }
-                return s;
-            }
-            boolean helps = WorkerContext.runsTasks();
-            if (helps) {
-                WorkerContext.runIfUnpushed(this);       // still on this thread's deque: run it here
+            // Still on this thread's deque: run it here. Only this thread's fork can be there, bound
+            // to the thread's own group when it was forked, before this wait began.
+            if (helps && !TicketTransfer.waitsAcrossGroups((Group) GROUP.getAcquire(this))) {
+                WorkerContext.runIfUnpushed(this);
             }
             while ((s = status) == PENDING) {
-                if (Thread.interrupted()) {                  // before the deadline, as FutureTask's order
+                if (Thread.interrupted()) {              // before the deadline, as FutureTask's order
                     if (interruptible) {
                         return INTERRUPTED;
                     }
@@ -335,8 +325,20 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 if (timed && left <= 0) {
                     return TIMED_OUT;
                 }
-                if (interruptible && helps && WorkerContext.poolStopping()) {
+                if (interruptible && WorkerContext.poolStopping()) {
                     return INTERRUPTED;
+                }
+                Group owner = (Group) GROUP.getAcquire(this); // then delayed: the pair one binding wrote
+                if (TicketTransfer.waitsAcrossGroups(owner)) {
+                    try {                                // a delayed task: block, but lend nothing
+                        TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline));
+                    } catch (InterruptedException e) {
+                        if (interruptible) {
+                            return INTERRUPTED;
+                        }
+                        interrupted = true;
+                    }
+                    continue;
                 }
                 if (helps && WorkerContext.helpOnce()) {
                     continue;

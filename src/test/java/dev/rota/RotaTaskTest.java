@@ -631,6 +631,49 @@ class RotaTaskTest {
         }
     }
 
+    /** True when {@code thread} is inside a wait of RotaTask (a join or a get), past reading the task's group. */
+    static boolean waitsInAwaitDone(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.getClassName().equals(RotaTask.class.getName()) && frame.getMethodName().equals("awaitDone")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A join may begin before the task it waits for has a group: the task is handed to the joiner,
+     * and submitted to another group only afterwards. The join must then wait for that group's run
+     * as any join across groups does (a managed block, with a loan): on a pool of one worker, a join
+     * that went on helping only its own group would hold the only worker against the task for ever.
+     */
+    @Test
+    void aJoinBegunBeforeTheTaskIsSubmittedToAnotherGroupCompletes() throws Exception {
+        RotaPool one = RotaPool.builder().workers(1).pinning(false).build();
+        try {
+            TaskGroup client = one.group("client", 100);
+            TaskGroup server = one.group("server", 100);
+            RotaTask<Long> later = new Fib(10);
+            AtomicReference<Thread> joiner = new AtomicReference<>();
+            Future<Long> joined = client.submit(() -> {
+                joiner.set(Thread.currentThread());
+                return later.join();                     // no group yet: not submitted
+            });
+            Liveness.awaitCondition(() -> joiner.get() != null && waitsInAwaitDone(joiner.get()),
+                    "the client's task never began its join");
+            server.execute(later);                       // queued on the only worker, which the join holds
+            try {
+                assertEquals(Fib.slow(10), joined.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            } catch (TimeoutException e) {
+                throw new AssertionError("the join holds the only worker, so the server's task never runs\n"
+                        + Liveness.threadDump(), e);
+            }
+        } finally {
+            one.shutdownNow();
+            Liveness.awaitTermination(one);
+        }
+    }
+
     @Test
     void timedGetTimesOutAndNamesTheTask() {
         CountDownLatch never = new CountDownLatch(1);

@@ -10,6 +10,16 @@ import java.util.concurrent.FutureTask;
  * The future of a task submitted to a {@link TaskGroup}. A task running in the pool that waits on
  * it lends its own group's tickets to this task's group until the wait ends, and waits as a managed
  * block (see {@link TicketTransfer}); any other thread waits as on a {@link FutureTask}.
+ *
+ * <p>The future of {@code submit(task, result)} with a {@link RotaTask} completes with that task and
+ * reports its outcome, as the task itself does: {@code result} when compute() returned, what
+ * compute() threw as the cause of an {@code ExecutionException}, cancelled when the task was
+ * cancelled. RotaTask.run() keeps the outcome to itself, and returns at once when another run holds
+ * the task (a task also invoked, or submitted twice): completed as a plain Runnable, this future
+ * would report success whatever compute() did, and before the task when another run held it. Its
+ * run therefore runs the task and leaves the completion to the task ({@link RotaTask#whenDone}),
+ * rather than waiting for a run elsewhere: that run may be the caller of this one, further down the
+ * same thread's stack (a join that helps), and a wait there would never end.
  */
 final class GroupFuture<V> extends BlockingFutureTask<V> {
     private final Group group;
@@ -31,6 +41,27 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
     /** The RotaTask this future runs, or null when it runs another kind of task. */
     RotaTask<?> rotaTask() {
         return rotaTask;
+    }
+
+    /** FutureTask's run has run the task (or found it held by another run): complete with the task. */
+    @Override
+    protected void set(V value) {
+        if (rotaTask == null) {
+            super.set(value);
+        } else {
+            rotaTask.whenDone(() -> settleWith(value));
+        }
+    }
+
+    /** Completes this future with the outcome of its RotaTask, which is done; nothing if this future is done. */
+    private void settleWith(V value) {
+        if (rotaTask.isCompletedNormally()) {
+            super.set(value);
+        } else if (rotaTask.isCancelled()) {
+            super.cancel(false);                         // no run of this future is under way to interrupt
+        } else {
+            super.setException(rotaTask.getException()); // the object compute() threw
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.rota.core.Group;
 import dev.rota.core.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -46,12 +47,13 @@ import java.util.concurrent.TimeoutException;
  * twice, say), even at the same time as the first, returns without calling {@code compute()}.
  *
  * <p>A task belongs to the {@link TaskGroup} it was submitted to (as itself, or with a result through
- * {@code submit(task, result)}), a task given to {@link RotaPool#schedule(Runnable, long, TimeUnit)}
- * to the pool's default group, and a forked task to the group of the task that forked it; its CPU
- * time is charged to that group. A task of one group that joins a task of another lends its group's
- * tickets to the other until the join returns, and its worker's core runs other work meanwhile
- * (ticket transfer), also when the join began before the task was submitted there; a join of a
- * scheduled task lends nothing, as a wait for any delayed task.
+ * {@code submit(task, result)}, whose future completes with the task and reports its outcome as
+ * {@code get()} does, with {@code result} for its value), a task given to
+ * {@link RotaPool#schedule(Runnable, long, TimeUnit)} to the pool's default group, and a forked task
+ * to the group of the task that forked it; its CPU time is charged to that group. A task of one group
+ * that joins a task of another lends its group's tickets to the other until the join returns, and its
+ * worker's core runs other work meanwhile (ticket transfer), also when the join began before the task
+ * was submitted there; a join of a scheduled task lends nothing, as a wait for any delayed task.
  *
  * @param <T> the result type
  */
@@ -62,7 +64,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * volatile read of status that saw it (release/acquire through the volatile field).
      * waiters: set by a thread about to wait on this task's monitor, before it re-reads status;
      * completion writes status, then reads waiters: both volatile, so either the waiter sees the
-     * status or the completer sees the waiter and notifies.
+     * status or the completer sees the waiter and notifies. An action given to whenDone is a waiter
+     * that does not block: added under the monitor after the same announcement, and taken and run
+     * by the completer that notifies (which takes the monitor after the one that added it, since it
+     * saw the announcement, and the adder saw no completion).
      * started: claimed with a CAS by the one run() that calls compute(). A task may be run by two
      * threads at once (submitted twice, forked and then invoked): without the claim both would
      * compute, and the loser of the status CAS would still write result and failure after the
@@ -111,6 +116,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private volatile boolean started;
     /** Completions that notified waiters; under this task's monitor. For the jcstress tests. */
     int wakeups;
+    /** Actions to run once this task is done ({@link #whenDone}); under this task's monitor, null when none. */
+    private ArrayList<Runnable> doneActions;
     private T result;
     private Throwable failure;
     /**
@@ -279,11 +286,36 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
 
     private void wakeWaiters() {
         if (waiters) {
+            ArrayList<Runnable> actions;
             synchronized (this) {
                 wakeups++;
                 notifyAll();
+                actions = doneActions;
+                doneActions = null;
+            }
+            if (actions != null) {
+                actions.forEach(Runnable::run);          // outside the monitor: they complete other futures
             }
         }
+    }
+
+    /**
+     * Runs {@code action} once this task is done: at once, in the calling thread, if it is done
+     * already, else in the thread that completes it (or cancels it), right after the completion. For
+     * the future of {@code submit(task, result)}, which completes with this task and must not block
+     * its thread meanwhile. {@code action} must be short and must not throw.
+     */
+    final void whenDone(Runnable action) {
+        synchronized (this) {
+            if (prepareToWait()) {                       // a completion after this runs the action
+                if (doneActions == null) {
+                    doneActions = new ArrayList<>(1);
+                }
+                doneActions.add(action);
+                return;
+            }
+        }
+        action.run();
     }
 
     /**

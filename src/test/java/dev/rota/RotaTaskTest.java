@@ -462,6 +462,115 @@ class RotaTaskTest {
     }
 
     /**
+     * The future of {@code submit(task, result)} reports the outcome of the RotaTask inside it, as
+     * the task itself does: the result when compute() returned, what compute() threw (the same
+     * object) as the cause of an ExecutionException, a cancellation when the task was cancelled.
+     */
+    @Test
+    void theFutureOfSubmitWithAResultReportsTheTasksOutcome() throws Exception {
+        RuntimeException thrown = new UnsupportedOperationException("nope");
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw thrown;
+            }
+        }
+        TaskGroup group = pool.group("submitters", 100);
+        for (ExecutorService executor : List.of(pool, group, group.submitOnly())) {
+            Future<String> failed = executor.submit(new Failing(), "done");
+            ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS),
+                    "submit(task, result) through " + executor);
+            assertSame(thrown, e.getCause(), "what compute() threw, through " + executor);
+
+            RotaTask<Long> cancelled = new Fib(10);
+            cancelled.cancel(false);
+            Future<String> ofCancelled = executor.submit(cancelled, "done");
+            assertThrows(CancellationException.class, () -> ofCancelled.get(30, TimeUnit.SECONDS),
+                    "the task was cancelled, through " + executor);
+            assertTrue(ofCancelled.isCancelled(), ofCancelled.toString());
+
+            assertEquals("done", executor.submit(new Fib(10), "done").get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A RotaTask runs once: when another call runs it already (an invoke() here), the run inside the
+     * future of {@code submit(task, result)} does not compute it again, and that future completes
+     * only once the task has, with its outcome. That run does not wait for the task either: the
+     * worker is free again while the task still runs elsewhere.
+     */
+    @Test
+    void theFutureOfSubmitWithAResultCompletesWithTheTaskRunningElsewhere() throws Exception {
+        RotaPool one = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicInteger computed = new AtomicInteger();
+        class Held extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                computed.incrementAndGet();
+                inside.countDown();
+                try {
+                    finish.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 7;
+            }
+        }
+        RotaTask<Integer> task = new Held();
+        Thread invoker = new Thread(task::invoke, "invoker");
+        try {
+            invoker.start();
+            Liveness.await(inside, "the invoke never began");
+            Future<String> future = one.submit(task, "done");
+            Liveness.awaitCondition(() -> one.completedTasks() == 1, "the pool never ran the future");
+            assertFalse(future.isDone(), "the future completed while its task still runs elsewhere: " + future);
+            assertEquals(1, one.submit(() -> 1).get(30, TimeUnit.SECONDS), "the only worker is free");
+            finish.countDown();
+            assertEquals("done", future.get(30, TimeUnit.SECONDS));
+            assertEquals(1, computed.get(), "compute() calls");
+        } finally {
+            finish.countDown();
+            invoker.join();
+            one.shutdownNow();
+            Liveness.awaitTermination(one);
+        }
+    }
+
+    /**
+     * The run of the future of {@code submit(task, result)} may come while the task itself runs
+     * further down the same thread's stack: here the task submits itself with a result, then joins a
+     * task queued behind that future, and the join's help runs the future first. That run must
+     * neither complete the future (the task has not returned) nor wait for the task (it never would).
+     */
+    @Test
+    void theFutureOfSubmitWithAResultRunInsideItsOwnTasksJoinCompletesWithIt() throws Exception {
+        try (RotaPool one = RotaPool.builder().workers(1).pinning(false).build()) {
+            AtomicReference<Future<String>> again = new AtomicReference<>();
+            AtomicBoolean doneBeforeTheTask = new AtomicBoolean();
+            class SubmitsItself extends RotaTask<Integer> {
+                @Override
+                protected Integer compute() {
+                    again.set(one.submit(this, "again"));          // queued on this worker's lane
+                    RotaTask<Integer> behind = one.submit(new dev.rota.contract.Spares.Leaf());
+                    int joined = behind.join();                    // helps: runs the future first
+                    doneBeforeTheTask.set(again.get().isDone());
+                    return joined;
+                }
+            }
+            RotaTask<Integer> task = one.submit(new SubmitsItself());
+            try {
+                assertEquals(1, task.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            } catch (TimeoutException e) {
+                throw new AssertionError("the future's run waits for the task below it\n" + Liveness.threadDump(), e);
+            }
+            assertFalse(doneBeforeTheTask.get(), "the future completed before its task returned");
+            assertEquals("again", again.get().get(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
      * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
      * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
      * ForkJoinTask it is given, so that its get() reports what compute() threw.

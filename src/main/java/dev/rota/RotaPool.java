@@ -355,7 +355,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * Runs {@code command} once after {@code delay}; semantics of {@code ScheduledThreadPoolExecutor}.
      * A {@link RotaTask} given here belongs to the {@linkplain #defaultGroup() default group}, which
      * runs it when it is due; a join of it from a task of another group waits as a managed block,
-     * as a {@code get()} of the returned future does, and lends nothing.
+     * as a {@code get()} of the returned future does, and lends nothing. The returned future completes
+     * with such a task and reports its outcome: null, what {@code compute()} threw as the cause of an
+     * {@link java.util.concurrent.ExecutionException}, or cancelled.
      *
      * @throws RejectedExecutionException after shutdown, counted in the default group's
      *                                    {@link GroupStats#rejectedTasks()}
@@ -427,6 +429,28 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             if (command instanceof RotaTask<?> task) {
                 task.cancelUnstarted();
             }
+        }
+
+        /**
+         * A RotaTask's delayed future completes with the task and reports its outcome, as the future
+         * of submit(task, result) does (see GroupFuture): RotaTask.run() keeps what compute() threw to
+         * itself, and returns at once when another run holds the task.
+         */
+        @Override
+        public void commandRan(Runnable command, DueTaskSink.Outcome outcome) {
+            if (!(command instanceof RotaTask<?> task)) {
+                outcome.completed();
+                return;
+            }
+            task.whenDone(() -> {
+                if (task.isCompletedNormally()) {
+                    outcome.completed();
+                } else if (task.isCancelled()) {
+                    outcome.cancelled();
+                } else {
+                    outcome.failed(task.getException()); // the object compute() threw
+                }
+            });
         }
 
         /**

@@ -571,6 +571,36 @@ class RotaTaskTest {
     }
 
     /**
+     * A RotaTask given to {@code schedule} runs inside the delayed task, whose future reports the
+     * RotaTask's outcome as a ScheduledThreadPoolExecutor's reports a Runnable's: null when compute()
+     * returned, what compute() threw (the same object) as the cause of an ExecutionException, and a
+     * cancellation when the task was cancelled.
+     */
+    @Test
+    void theFutureOfAScheduledRotaTaskReportsTheTasksOutcome() throws Exception {
+        RuntimeException thrown = new UnsupportedOperationException("nope");
+        class Failing extends RotaTask<Integer> {
+            @Override
+            protected Integer compute() {
+                throw thrown;
+            }
+        }
+        ScheduledFuture<?> failed = pool.schedule(new Failing(), 1, TimeUnit.MILLISECONDS);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS));
+        assertSame(thrown, e.getCause(), "what compute() threw");
+
+        RotaTask<Long> cancelled = new Fib(10);
+        cancelled.cancel(false);
+        ScheduledFuture<?> ofCancelled = pool.schedule(cancelled, 1, TimeUnit.MILLISECONDS);
+        assertThrows(CancellationException.class, () -> ofCancelled.get(30, TimeUnit.SECONDS));
+        assertTrue(ofCancelled.isCancelled(), ofCancelled.toString());
+
+        RotaTask<Long> fib = new Fib(10);
+        assertEquals(null, pool.schedule(fib, 1, TimeUnit.MILLISECONDS).get(30, TimeUnit.SECONDS));
+        assertEquals(Fib.slow(10), fib.join());
+    }
+
+    /**
      * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
      * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
      * ForkJoinTask it is given, so that its get() reports what compute() threw.

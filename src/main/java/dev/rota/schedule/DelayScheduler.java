@@ -349,6 +349,11 @@ public final class DelayScheduler {
         task.cancel(false);
     }
 
+    /** The one-shot run of {@code command} returned: the sink completes its future ({@link DueTaskSink#commandRan}). */
+    void commandRan(Runnable command, DueTaskSink.Outcome outcome) {
+        sink.commandRan(command, outcome);
+    }
+
     /** The future of {@code command} was cancelled: tells the sink, outside the lock (see {@link DueTaskSink#commandCancelled}). */
     void commandCancelled(Runnable command) {
         sink.commandCancelled(command);

@@ -47,6 +47,33 @@ public interface DueTaskSink {
     }
 
     /**
+     * How a one-shot delayed task's future completes once its {@code Runnable} has run: one of the
+     * three, once; later calls do nothing.
+     */
+    interface Outcome {
+        /** The command returned normally: the future's value is null. */
+        void completed();
+
+        /** The command failed with {@code failure}: the future reports it as its cause. */
+        void failed(Throwable failure);
+
+        /** The command was cancelled: so is the future. */
+        void cancelled();
+    }
+
+    /**
+     * Called when the run of a one-shot scheduled {@code Runnable} has returned without throwing, on
+     * the thread that ran it: {@code outcome} completes the delayed task's future. A command that
+     * keeps its outcome to itself (a task that reports a failure to those who join it, rather than
+     * throwing it from run(), and whose run may return at once when another run holds it) can
+     * report that outcome instead, now or once it is known, from any thread; it must not block here.
+     * Must not throw. The default completes the future at once, as ScheduledThreadPoolExecutor does.
+     */
+    default void commandRan(Runnable command, Outcome outcome) {
+        outcome.completed();
+    }
+
+    /**
      * Waits in {@code blocker} until it is releasable: the wait of a {@code get()} on a delayed
      * task's future. The pool makes it a managed block on its own threads, so that a worker waiting
      * for a delayed task does not keep that task from running; the default just blocks.

@@ -94,6 +94,36 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         // cancelled by shutdown
     }
 
+    /**
+     * FutureTask's run of a one-shot task has returned: a Runnable's future completes as the sink
+     * says ({@link DueTaskSink#commandRan}), now or later; a Callable's at once.
+     */
+    @Override
+    protected void set(V value) {
+        if (command == null) {
+            super.set(value);
+            return;
+        }
+        scheduler.commandRan(command, new DueTaskSink.Outcome() {
+            @Override
+            public void completed() {
+                ScheduledTask.super.set(value);
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                ScheduledTask.super.setException(failure);
+            }
+
+            @Override
+            public void cancelled() {
+                // FutureTask's own cancel: the command has run, so there is nothing to take out of
+                // the heap nor to tell the sink, and no run of this task left to interrupt.
+                ScheduledTask.super.cancel(false);
+            }
+        });
+    }
+
     /** Waits as the pool's sink says: a managed block on a pool thread. */
     @Override
     protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {

@@ -36,15 +36,17 @@ import java.util.concurrent.TimeoutException;
  * <p>{@link #fork()} from a pool worker pushes the task on that worker's own deque, where idle
  * workers steal it; from any other thread it submits the task to {@link RotaPool#commonPool()}.
  * {@link #join()} from a worker never sleeps while there is work it could do: it first runs the task
- * itself if it is still on top of its deque, then runs other tasks (its own, then stolen ones) until
- * the task is done, and only then waits briefly before looking again. Those tasks run inside the
- * waiting one and may wait in turn; past 32 of them nested in one another on a thread, the join waits
- * as a {@linkplain RotaPool#managedBlock managed block} instead, while a spare thread runs the core's
- * tasks, so that no chain of waits overflows the stack. An exception thrown by
- * {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it was (same object, so
- * same type and cause); {@code get()} wraps it in an {@link ExecutionException}. A task runs at
- * most once; it is not meant to be forked twice, and a second run (of a task submitted or forked
- * twice, say), even at the same time as the first, returns without calling {@code compute()}.
+ * itself if it is still on top of its deque, then runs other tasks of its group (its own, then stolen
+ * ones) until the task is done, and only then waits briefly before looking again; if tasks of other
+ * groups that its worker may run are queued meanwhile, it waits as a
+ * {@linkplain RotaPool#managedBlock managed block} instead, while a spare thread runs the core's tasks
+ * (the task joined may be waiting for one of them, and no other worker may be there to run it).
+ * Those tasks run inside the waiting one and may wait in turn; past 32 of them nested in one another
+ * on a thread, the join waits as a managed block too, so that no chain of waits overflows the stack.
+ * An exception thrown by {@link #compute()} is rethrown by {@code join()} and {@code invoke()} as it
+ * was (same object, so same type and cause); {@code get()} wraps it in an {@link ExecutionException}.
+ * A task runs at most once; it is not meant to be forked twice, and a second run (of a task submitted
+ * or forked twice, say), even at the same time as the first, returns without calling {@code compute()}.
  *
  * <p>A task belongs to the {@link TaskGroup} it was submitted to (as itself, or with a result through
  * {@code submit(task, result)}, whose future completes with the task and reports its outcome as
@@ -375,9 +377,13 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 if (helps && WorkerContext.helpOnce()) {
                     continue;
                 }
-                if (helps && WorkerContext.helpsTooDeep()) {
+                // Too deep to help, or nothing of this group to run while other groups' tasks wait
+                // for this worker (the task joined may wait for one of them): block, and a spare
+                // runs the core's tasks meanwhile.
+                boolean tooDeep = helps && WorkerContext.helpsTooDeep();
+                if (tooDeep || (helps && WorkerContext.otherGroupsWait())) {
                     boolean blocked;
-                    try {                                // a spare runs the core's tasks meanwhile
+                    try {
                         blocked = Engine.blockWithSpare(blocker(timed, deadline));
                     } catch (InterruptedException e) {
                         if (interruptible) {
@@ -386,8 +392,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         interrupted = true;
                         continue;
                     }
-                    if (blocked || WorkerContext.helpPastBound()) {
-                        continue;                        // no spare: help on rather than wait for nobody
+                    if (blocked || (tooDeep && WorkerContext.helpPastBound())) {
+                        continue;                        // too deep and no spare: help on rather than wait for nobody
                     }
                 }
                 long sleep = helps ? (timed ? Math.min(left, HELP_RECHECK_NANOS) : HELP_RECHECK_NANOS) : left;

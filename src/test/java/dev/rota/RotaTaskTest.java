@@ -813,6 +813,115 @@ class RotaTaskTest {
         }
     }
 
+    /**
+     * A join whose group has nothing left to run on its worker, while the task it waits for runs on
+     * a thread that stands in for nobody (a spare its worker has released, here) and waits in turn
+     * for a task of another group queued on that worker: on a pool of one worker nobody else may run
+     * that task. The join must let a spare run it (a managed block), not hold the worker polling.
+     */
+    @Test
+    void aJoinOnTheOnlyWorkerLetsOtherGroupsRunWhatItsTaskWaitsFor() throws Exception {
+        RotaPool one = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch unblock = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            TaskGroup client = one.group("client", 100);
+            TaskGroup server = one.group("server", 100);
+            CountDownLatch computing = new CountDownLatch(1);
+            class WaitsForServer extends RotaTask<Integer> {
+                @Override
+                protected Integer compute() {
+                    computing.countDown();
+                    try {
+                        go.await();                      // not a managed block: no spare comes for this
+                        return server.submit(() -> 7).get();
+                    } catch (InterruptedException | ExecutionException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            RotaTask<Integer> joined = new WaitsForServer();
+            AtomicReference<Thread> joiner = new AtomicReference<>();
+            Future<Integer> outer = client.submit(() -> {
+                joiner.set(Thread.currentThread());
+                RotaPool.managedBlock(new dev.rota.contract.LatchBlocker(unblock)); // a spare stands in
+                return joined.join();
+            });
+            Liveness.awaitCondition(() -> one.spareThreads() > 0, "no spare stood in for the blocked worker");
+            client.execute(joined);                      // the spare runs it
+            Liveness.await(computing, "the spare never ran the joined task");
+            unblock.countDown();                         // the worker goes on, to the join; the spare is released
+            Liveness.awaitCondition(() -> joiner.get() != null && waitsInAwaitDone(joiner.get()),
+                    "the worker never began its join");
+            go.countDown();                              // the server's task is queued on the only worker
+            try {
+                assertEquals(7, outer.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            } catch (TimeoutException e) {
+                throw new AssertionError("the join holds the only worker against the server's task\n"
+                        + Liveness.threadDump(), e);
+            }
+        } finally {
+            unblock.countDown();
+            go.countDown();
+            one.shutdownNow();
+            Liveness.awaitTermination(one);
+        }
+    }
+
+    /**
+     * The same with the joined task running outside the pool (invoked by another thread), which waits
+     * for a task of another group: the join on the only worker must let a spare run that task.
+     */
+    @Test
+    void aJoinOnTheOnlyWorkerOfATaskRunningOutsideLetsOtherGroupsRun() throws Exception {
+        RotaPool one = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch go = new CountDownLatch(1);
+        Thread invoker = null;
+        try {
+            TaskGroup client = one.group("client", 100);
+            TaskGroup server = one.group("server", 100);
+            CountDownLatch computing = new CountDownLatch(1);
+            class WaitsForServer extends RotaTask<Integer> {
+                @Override
+                protected Integer compute() {
+                    computing.countDown();
+                    try {
+                        go.await();
+                        return server.submit(() -> 7).get();
+                    } catch (InterruptedException | ExecutionException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            RotaTask<Integer> joined = new WaitsForServer();
+            invoker = new Thread(joined::invoke, "invoker");
+            invoker.start();
+            Liveness.await(computing, "the invoke never began");
+            AtomicReference<Thread> joiner = new AtomicReference<>();
+            Future<Integer> outer = client.submit(() -> {
+                joiner.set(Thread.currentThread());
+                return joined.join();
+            });
+            Liveness.awaitCondition(() -> joiner.get() != null && waitsInAwaitDone(joiner.get()),
+                    "the worker never began its join");
+            go.countDown();
+            try {
+                assertEquals(7, outer.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            } catch (TimeoutException e) {
+                throw new AssertionError("the join holds the only worker against the server's task\n"
+                        + Liveness.threadDump(), e);
+            }
+        } finally {
+            go.countDown();
+            one.shutdownNow();                           // returns the server's task without running it
+            if (invoker != null) {
+                invoker.interrupt();                     // whose get() would wait for ever then
+                invoker.join(TimeUnit.SECONDS.toMillis(Liveness.SECONDS));
+            }
+            Liveness.awaitTermination(one);
+        }
+    }
+
     @Test
     void timedGetTimesOutAndNamesTheTask() {
         CountDownLatch never = new CountDownLatch(1);

@@ -328,6 +328,19 @@ public final class Engine {
         return true;
     }
 
+    /**
+     * True when a group other than {@code current} that worker {@code w} may serve holds a task
+     * (volatile reads only; a snapshot, stale at once).
+     */
+    boolean othersHaveWork(Group current, int w) {
+        for (Group group : dispatcher.groups()) {
+            if (group != current && group.allows(w) && group.hasWork()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void workerExited(Worker worker) {
         participantExited();
     }

@@ -168,6 +168,20 @@ final class SpareThreads {
         }
 
         /**
+         * On this spare's thread, for a join that found nothing of its group to run: true when
+         * another group that the worker it stands in for may serve holds tasks, so the join blocks
+         * with another spare standing in ({@link Worker#otherGroupsWait}, for the same reason).
+         * False once released: no other spare can stand in for nobody.
+         */
+        boolean otherGroupsWait() {
+            Worker blocked = standingInFor();
+            Group current = group;
+            return blocked != null && current != null && !engine.isStopping()
+                    && engine.dispatcher().othersMayHaveWork(current, blocked.index)
+                    && engine.othersHaveWork(current, blocked.index);
+        }
+
+        /**
          * On this spare's thread: runs a fork that the running task's group refused (S6). In place,
          * but at most {@link WorkerContext#MAX_HELP_DEPTH} such runs nested in one another: a chain
          * of forks, each task forking the next, would otherwise go as deep on the stack as the chain

@@ -594,6 +594,21 @@ final class Worker implements Runnable {
     }
 
     /**
+     * Owner only, for a join that found nothing of its group to run ({@link #helpOnce}): true when
+     * another group this worker may serve holds tasks, so the join blocks with a spare standing in
+     * rather than poll. The joined task may wait for one of those tasks, and this worker, held by
+     * the join (no slice ends inside a task), may be the only one to run them: the pool's only
+     * worker, or the only one their group's mask allows. The dispatcher's hint first (one volatile
+     * read), then the queues themselves, so that a group still runnable with nothing queued brings
+     * in no spare.
+     */
+    boolean otherGroupsWait() {
+        Group current = slice;
+        return current != null && !engine.isStopping()
+                && engine.dispatcher().othersMayHaveWork(current, index) && engine.othersHaveWork(current, index);
+    }
+
+    /**
      * Owner only: pops {@code task} if it is the newest on the running task's deque (a fork about to
      * be joined), whatever the group's mask (W5), and runs it here, counted as any task this worker
      * takes from that lane (it counted as queued there); false, without running it, otherwise.

@@ -159,6 +159,20 @@ public final class WorkerContext {
     }
 
     /**
+     * True when the calling worker or spare, in a join that found nothing of its group to run, should
+     * block with a spare standing in rather than poll: tasks of another group it may serve are
+     * queued, which the task joined may be waiting for, and which only this worker may be there to
+     * run ({@link Worker#otherGroupsWait}).
+     */
+    public static boolean otherGroupsWait() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.otherGroupsWait();
+        }
+        return t instanceof SpareThreads.SpareThread st && st.spare.otherGroupsWait();
+    }
+
+    /**
      * True when the calling worker or spare may not help any deeper ({@link #MAX_HELP_DEPTH}) and its
      * pool is not stopping: a wait there is a managed block instead.
      */

@@ -236,4 +236,41 @@ public final class RotaTaskTests {
             r.r3 = cancelled ? 1 : 0;
         }
     }
+
+    /**
+     * An action given to {@code whenDone} racing the task's completion (the future of
+     * {@code submit(task, result)} completes that way): it runs exactly once, after the completion,
+     * whether the adder saw the task done or the completer found the action.
+     * r1: times the action ran; r2: whether the task was done when it ran (1 yes).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "ran once, after the completion")
+    @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "lost: the action never ran")
+    @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "ran twice")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "ran before the task was done")
+    @State
+    public static class WhenDoneRacingCompletion {
+        final FortyTwo task = new FortyTwo();
+        final AtomicInteger runs = new AtomicInteger();
+        volatile boolean doneWhenRun;
+
+        @Actor
+        public void completer() {
+            task.run();
+        }
+
+        @Actor
+        public void adder() {
+            task.whenDone(() -> {
+                doneWhenRun = task.isDone();
+                runs.incrementAndGet();
+            });
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r1 = runs.get();
+            r.r2 = doneWhenRun ? 1 : 0;
+        }
+    }
 }

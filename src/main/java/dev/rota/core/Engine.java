@@ -329,10 +329,15 @@ public final class Engine {
     }
 
     /**
-     * True when a group other than {@code current} that worker {@code w} may serve holds a task
-     * (volatile reads only; a snapshot, stale at once).
+     * True when a group other than {@code current} that worker {@code w} may serve holds a task,
+     * before the pool stops (volatile reads only; a snapshot, stale at once). The dispatcher's hint
+     * first (one volatile read), then the queues themselves, so that a group still runnable with
+     * nothing queued does not count.
      */
     boolean othersHaveWork(Group current, int w) {
+        if (isStopping() || !dispatcher.othersMayHaveWork(current, w)) {
+            return false;
+        }
         for (Group group : dispatcher.groups()) {
             if (group != current && group.allows(w) && group.hasWork()) {
                 return true;

@@ -176,9 +176,7 @@ final class SpareThreads {
         boolean otherGroupsWait() {
             Worker blocked = standingInFor();
             Group current = group;
-            return blocked != null && current != null && !engine.isStopping()
-                    && engine.dispatcher().othersMayHaveWork(current, blocked.index)
-                    && engine.othersHaveWork(current, blocked.index);
+            return blocked != null && current != null && engine.othersHaveWork(current, blocked.index);
         }
 
         /**

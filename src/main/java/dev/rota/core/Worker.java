@@ -598,14 +598,11 @@ final class Worker implements Runnable {
      * another group this worker may serve holds tasks, so the join blocks with a spare standing in
      * rather than poll. The joined task may wait for one of those tasks, and this worker, held by
      * the join (no slice ends inside a task), may be the only one to run them: the pool's only
-     * worker, or the only one their group's mask allows. The dispatcher's hint first (one volatile
-     * read), then the queues themselves, so that a group still runnable with nothing queued brings
-     * in no spare.
+     * worker, or the only one their group's mask allows ({@link Engine#othersHaveWork}).
      */
     boolean otherGroupsWait() {
         Group current = slice;
-        return current != null && !engine.isStopping()
-                && engine.dispatcher().othersMayHaveWork(current, index) && engine.othersHaveWork(current, index);
+        return current != null && engine.othersHaveWork(current, index);
     }
 
     /**

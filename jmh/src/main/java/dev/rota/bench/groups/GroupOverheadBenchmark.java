@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The set-up is {@code ExternalSubmitBenchmark}'s, so that the figures compare: one operation is
  * one task; an invocation submits {@value #TASKS_PER_BATCH} tasks with {@code execute} from a thread
- * outside the pool and returns once all have run (the submitter reads its own {@code LongAdder} ({@link CompletionCount}), which
+ * outside the pool and returns once all have run (the submitter reads its own striped count ({@link CompletionCount}), which
  * every task increments, and yields between reads). The only difference between the pools is where
  * each task goes; the submitter code is the same for all, a round robin over three executors:
  *

@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The same {@code Runnable} instance is submitted every time, so the benchmark allocates nothing.
  *
  * <p>Counting completion without measuring the counter: each submitter counts its own tasks in a
- * {@code LongAdder} ({@link CompletionCount}), whose cells are striped per thread, so workers increment different cache lines
- * and never wait for one another. A {@code CountDownLatch} or an {@code AtomicLong} would make every
+ * counter striped per thread ({@link CompletionCount}), one cache line pair per stripe, so workers
+ * increment different lines and never wait for one another. A {@code CountDownLatch} or an {@code AtomicLong} would make every
  * task a contended read-modify-write on one line, whose cost (10–100 ns when two cores fight over
  * it) is the size of the per-task cost measured here. The submitter waits by reading the sum and
  * calling {@link Thread#yield()}: where cores are scarce (the 2-vCPU machines, two workers plus the

@@ -377,9 +377,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 if (helps && WorkerContext.helpOnce()) {
                     continue;
                 }
-                // Too deep to help, or nothing of this group to run while other groups' tasks wait
-                // for this worker (the task joined may wait for one of them): block, and a spare
-                // runs the core's tasks meanwhile.
+                // Too deep to help, a slice whose quantum is used while other groups' tasks wait, or
+                // nothing of this group to run while they wait for this worker (the task joined may
+                // wait for one of them): block, and a spare runs the core's tasks meanwhile. With no
+                // spare to stand in, help on past those bounds rather than wait for nobody.
                 boolean tooDeep = helps && WorkerContext.helpsTooDeep();
                 if (tooDeep || (helps && WorkerContext.otherGroupsWait())) {
                     boolean blocked;
@@ -392,8 +393,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         interrupted = true;
                         continue;
                     }
-                    if (blocked || (tooDeep && WorkerContext.helpPastBound())) {
-                        continue;                        // too deep and no spare: help on rather than wait for nobody
+                    if (blocked || WorkerContext.helpPastBound()) {
+                        continue;
                     }
                 }
                 long sleep = helps ? (timed ? Math.min(left, HELP_RECHECK_NANOS) : HELP_RECHECK_NANOS) : left;

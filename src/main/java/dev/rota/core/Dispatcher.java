@@ -250,6 +250,22 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * Charges a slice of {@code group} that is still running with the {@code usedNanos} it has used so
+     * far: for a join that yields the slice's worker to a spare ({@link Worker}'s joinYieldsSlice).
+     * The slice's end then charges only the time that follows. The group's figures count the part as
+     * a slice of its own.
+     */
+    void chargeRunningSlice(Group group, long usedNanos) {
+        lockForSlice();
+        try {
+            charged(group, usedNanos);
+            ledger.charge(group.client, usedNanos, quantumNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Ends a spare's turn at {@code group}: charges the task it ran, and checks whether the group is now done. */
     void chargeSpare(Group group, long usedNanos) {
         lockForSlice();

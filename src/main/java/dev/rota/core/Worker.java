@@ -39,7 +39,10 @@ import java.util.function.IntPredicate;
  *       idle time. A slice whose group has run dry stays open while no other group that this
  *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
  *       task at a time costs no lock per task, even beside groups confined to other workers; it
- *       ends before parking.
+ *       ends before parking. A join inside one of the slice's tasks helps with the group's tasks
+ *       within the slice; once the slice has used its quantum while another group this worker may
+ *       serve has work, the time so far is charged and the join blocks with a spare standing in
+ *       ({@link #joinYieldsSlice}).
  *       Before a dry slice ends for another group, the worker looks once more for its group's
  *       tasks in the inboxes of the {@link #DRY_LOOK_VICTIMS} nearest other workers. After the
  *       pool's stop, a task's join may finish the forks left on any of this worker's deques
@@ -562,7 +565,8 @@ final class Worker implements Runnable {
 
     /**
      * Runs one more task of the slice's group on behalf of a task that waits for another (a join);
-     * false when there was nothing to run. Never opens another slice: a join waits within its group.
+     * false when there was nothing to run, or, if {@code bounded}, when the join should block with a
+     * spare standing in instead (too deep, or the slice's quantum used while other groups wait). Never opens another slice: a join waits within its group.
      * Once the pool has stopped it takes nothing from the queues (W2) but finishes what was left on
      * this worker's deques after shutdownNow's drain, which is where the waited-for fork is.
      */
@@ -577,14 +581,44 @@ final class Worker implements Runnable {
             leaveForksToAllowedWorkers(slice);           // W5: a group moved off this worker waits for its workers
             return false;
         }
-        if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
-            return false;                                // the wait becomes a managed block (helpsTooDeep)
+        if (bounded && (helpDepth >= WorkerContext.MAX_HELP_DEPTH || joinYieldsSlice())) {
+            return false;                                // the wait becomes a managed block
         }
         Runnable task = takeFromSlice();
         if (task == null) {
             return false;
         }
         runHelped(task, sliceLane);
+        return true;
+    }
+
+    /**
+     * Owner only, in a join about to help: true when the slice has used its quantum while another
+     * group this worker may serve has work (W4). A join that helps runs its group's tasks inside one
+     * task of that group, so no slice boundary comes until it returns: a fork/join computation of a
+     * low-ticket group would hold the worker for as long as it lasts, and the other groups' tasks
+     * would wait for that long, whatever their tickets. Here the slice's time so far is charged, so
+     * that the picks made while the join waits see it, and the join blocks with a spare standing in,
+     * which serves the groups by their picks, this one's forks included when its turn comes; with no
+     * spare to stand in, the join helps on ({@link WorkerContext#helpPastBound}). The clock is read
+     * as in {@link #sliceDue}: once every {@link Lane#clockInterval()} helped tasks.
+     */
+    private boolean joinYieldsSlice() {
+        if (--clockCountdown > 0) {
+            return false;
+        }
+        clockCountdown = sliceLane.clockInterval();
+        long now = System.nanoTime();
+        long used = sliceUsed + (inBurst ? now - burstStart : 0);
+        Dispatcher dispatcher = engine.dispatcher();
+        if (used < dispatcher.quantumNanos() || !engine.othersHaveWork(slice, index)) {
+            return false;
+        }
+        dispatcher.chargeRunningSlice(slice, used);
+        sliceUsed = 0;                                   // charged: the slice's end charges only what follows
+        if (inBurst) {
+            burstStart = now;
+        }
         return true;
     }
 

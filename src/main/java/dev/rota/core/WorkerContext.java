@@ -139,9 +139,9 @@ public final class WorkerContext {
     }
 
     /**
-     * As {@link #helpOnce()}, past {@link #MAX_HELP_DEPTH} too: for a join that may help no deeper
-     * but found no spare to stand in while it blocks ({@link Engine#blockWithSpare}), where only
-     * this thread may run the task it waits for.
+     * As {@link #helpOnce()}, past its bounds too ({@link #MAX_HELP_DEPTH}, and the quantum of a
+     * slice while other groups wait): for a join that should block but found no spare to stand in
+     * ({@link Engine#blockWithSpare}), where only this thread may run the task it waits for.
      */
     public static boolean helpPastBound() {
         return help(false);

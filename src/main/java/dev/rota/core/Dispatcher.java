@@ -254,7 +254,9 @@ public final class Dispatcher {
      * Charges a slice of {@code group} that is still running with the {@code usedNanos} it has used so
      * far: for a join that yields the slice's worker to a spare ({@link Worker}'s joinYieldsSlice).
      * The slice's end then charges only the time that follows. The group's figures count the part as
-     * a slice of its own.
+     * a slice of its own. Under {@code LOTTERY}, whose charge sets the group's compensation for its
+     * next draw from the fraction of a quantum used, that compensation then comes from the part that
+     * follows alone, as it comes from a single task for a spare's charge.
      */
     void chargeRunningSlice(Group group, long usedNanos) {
         lockForSlice();

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.LatchBlocker;
+import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -169,5 +173,109 @@ class ManagedBlockTest {
         release.countDown();
         assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
         assertEquals(2, pool.completedTasks());
+    }
+
+    /**
+     * A managed block nested in another (a blocker whose {@code block()} itself blocks in
+     * managedBlock, as a blocker that waits on a pool's future does) is still one wait of one
+     * thread: the spare standing in for the outer block stands in for the inner one too. A second
+     * spare would share the CPU with the first for as long as the wait lasts.
+     */
+    @Test
+    void aNestedManagedBlockOnAWorkerBringsNoSecondSpare() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).pinning(false).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch innerBlocks = new CountDownLatch(1);
+            Future<?> task = pool.submit(() -> {
+                RotaPool.managedBlock(new Nesting(new Signalling(innerBlocks, release)));
+                return null;
+            });
+            try {
+                Liveness.await(innerBlocks, "the inner block");
+                assertEquals(1, pool.spareThreads(), "spares for one worker blocked in two nested managed blocks");
+            } finally {
+                release.countDown();
+            }
+            task.get(Liveness.SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    /** As on a worker: a task on a spare that nests two managed blocks brings in one more spare, not two. */
+    @Test
+    void aNestedManagedBlockOnASpareBringsOneMoreSpareOnly() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).pinning(false).build()) {
+            CountDownLatch releaseWorker = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch innerBlocks = new CountDownLatch(1);
+            try {
+                Spares.blockTheOnlyWorker(pool, releaseWorker);
+                Future<?> task = pool.submit(() -> {
+                    RotaPool.managedBlock(new Nesting(new Signalling(innerBlocks, release)));
+                    return null;
+                });
+                Liveness.await(innerBlocks, "the inner block on the spare");
+                assertEquals(2, pool.spareThreads(),
+                        "spares for a blocked worker and for its spare blocked in two nested managed blocks");
+                release.countDown();
+                task.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            } finally {
+                release.countDown();
+                releaseWorker.countDown();
+            }
+        }
+    }
+
+    /** Releasable once {@code release} opens; its block counts {@code blocks} down, then waits for the release. */
+    private record Signalling(CountDownLatch blocks, CountDownLatch release) implements ForkJoinPool.ManagedBlocker {
+        @Override
+        public boolean block() throws InterruptedException {
+            blocks.countDown();
+            awaitUninterruptibly(release);
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return release.getCount() == 0;
+        }
+    }
+
+    /** A blocker whose block is a managed block of {@code inner}. */
+    private static final class Nesting implements ForkJoinPool.ManagedBlocker {
+        private final ForkJoinPool.ManagedBlocker inner;
+        private volatile boolean done;
+
+        Nesting(ForkJoinPool.ManagedBlocker inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean block() throws InterruptedException {
+            RotaPool.managedBlock(inner);
+            done = true;
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return done;
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (latch.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new AssertionError("never released");
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -400,21 +400,38 @@ public final class Engine {
      * anyway then. A task running on a spare that blocks needs another spare: without it, a task
      * that waits for a task of the pool (a join across groups, say) would wait for ever once every
      * worker is blocked too, since the spare was all that ran tasks on that CPU.
+     *
+     * <p>A block nested in another on the same thread (a blocker whose {@code block()} blocks in a
+     * managed block itself) is one wait of that thread: the spare standing in for the outer block
+     * stands in for the inner one too, and no second spare shares the CPU with it; only where the
+     * outer block found no spare does the inner one look for one. The clock is paused once, and a
+     * spare's task has the outermost block's time taken out of its charge, which holds the inner's.
      */
     private static boolean blockStandingIn(ForkJoinPool.ManagedBlocker blocker, boolean onlyWithSpare)
             throws InterruptedException {
         Thread thread = Thread.currentThread();
         if (thread instanceof SpareThreads.SpareThread st) {
-            Worker blocked = st.spare.standingInFor();
+            SpareThreads.Spare self = st.spare;
+            if (self.blocksWithStandIn) {
+                blockUntilReleasable(blocker);           // nested: the outer block's spare stands in
+                return true;
+            }
+            Worker blocked = self.standingInFor();
             SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
             if (other == null && onlyWithSpare) {
                 return false;
             }
+            boolean outermost = self.blockDepth++ == 0;
+            self.blocksWithStandIn = other != null;
             long start = System.nanoTime();
             try {
                 blockUntilReleasable(blocker);
             } finally {
-                st.spare.blockedNanos += System.nanoTime() - start;
+                self.blocksWithStandIn = false;          // an outer block here had no spare, or this is the outermost
+                self.blockDepth--;
+                if (outermost) {
+                    self.blockedNanos += System.nanoTime() - start;
+                }
                 if (other != null) {
                     other.release();
                 }
@@ -425,12 +442,18 @@ public final class Engine {
             return false;
         }
         Worker worker = wt.worker;
+        if (worker.blocksWithStandIn) {
+            blockUntilReleasable(blocker);               // nested: the outer block's spare stands in
+            return true;
+        }
         boolean clockRan = worker.pauseClock();
-        SpareThreads.Spare spare = worker.engine.spares.standIn(worker);
+        SpareThreads.Spare spare = null;
         try {
+            spare = worker.engine.spares.standIn(worker);
             if (spare == null && onlyWithSpare) {
                 return false;
             }
+            worker.blocksWithStandIn = spare != null;
             Group paused = worker.pauseSliceActivity();
             try {
                 blockUntilReleasable(blocker);
@@ -439,6 +462,7 @@ public final class Engine {
                 worker.resumeSliceActivity(paused);
             }
         } finally {
+            worker.blocksWithStandIn = false;            // an outer block here had no spare, or this is the outermost
             if (spare != null) {
                 spare.release();                         // whatever the pause did: a held spare never ends
             }

@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Engine#managedBlock(ForkJoinPool.ManagedBlocker)}: a spare pins itself to the blocked
  * worker's CPU and runs tasks from every queue until the worker unblocks, then waits to be reused
  * and exits after a keep-alive period without work. A task running on a spare that blocks in a
- * managed block brings in another spare for the same worker, within the same limit.
+ * managed block brings in another spare for the same worker, within the same limit. A managed block
+ * nested in another on the same thread brings none: the outer block's spare stands in for both.
  *
  * <p>Invariants:
  * <ul>
@@ -139,6 +140,10 @@ final class SpareThreads {
         Group group;
         /** Time the task running now spent blocked in managed blocks, not charged where only the wall clock is read ({@link ThreadCpuClock}); this spare's thread only. */
         long blockedNanos;
+        /** Managed blocks of the task running now nested in one another ({@link Engine#managedBlock}); this spare's thread only. */
+        int blockDepth;
+        /** True while the task running now blocks with another spare standing in; this spare's thread only. */
+        boolean blocksWithStandIn;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
         int helpDepth;
         /** Refused forks running now nested in one another ({@link #runRefusedFork}); this spare's thread only. */

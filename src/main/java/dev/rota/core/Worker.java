@@ -159,6 +159,8 @@ final class Worker implements Runnable {
     private int sliceTasks;
     /** True while a managed block of this worker has paused the slice in the ledger. */
     private boolean slicePaused;
+    /** True while this worker blocks in a managed block with a spare standing in ({@link Engine#managedBlock}). */
+    boolean blocksWithStandIn;
     private int clockCountdown = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;

@@ -225,6 +225,41 @@ class ManagedBlockTest {
         }
     }
 
+    /**
+     * Once the pool has stopped no spare runs a task (nothing more is taken from the queues), so a
+     * task deaf to shutdownNow's interrupt that blocks afterwards starts no spare thread: one would
+     * stand in for nothing.
+     */
+    @Test
+    void aManagedBlockAfterShutdownNowStartsNoSpare() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch blocks = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pool.execute(() -> {
+            running.countDown();
+            awaitUninterruptibly(stopped);
+            Thread.interrupted();                        // shutdownNow's interrupt, which this task ignores
+            try {
+                RotaPool.managedBlock(new Signalling(blocks, release));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            Liveness.await(running, "the task");
+            pool.shutdownNow();
+            stopped.countDown();
+            Liveness.await(blocks, "the block after shutdownNow");
+            assertEquals(0, pool.spareThreads(), "a spare thread was started to stand in after shutdownNow");
+        } finally {
+            stopped.countDown();
+            release.countDown();
+        }
+        Liveness.awaitTermination(pool);
+    }
+
     /** Releasable once {@code release} opens; its block counts {@code blocks} down, then waits for the release. */
     private record Signalling(CountDownLatch blocks, CountDownLatch release) implements ForkJoinPool.ManagedBlocker {
         @Override

@@ -84,8 +84,15 @@ final class SpareThreads {
         }
     }
 
-    /** A spare now standing in for {@code blocked}, or null when {@code max} spares are busy (S1). */
+    /**
+     * A spare now standing in for {@code blocked}, or null when {@code max} spares are busy (S1) or
+     * the pool has stopped: a spare takes no task once it has (W2), so one started or woken then
+     * would stand in for nothing, and leave its assignment at once ({@link Spare#standIn}).
+     */
     Spare standIn(Worker blocked) {
+        if (engine.isStopping()) {
+            return null;
+        }
         Spare spare = idle.pollFirst();
         if (spare == null) {
             int c;

@@ -338,7 +338,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * Blocks in {@code blocker}, as {@code ForkJoinPool.managedBlock} does, so that existing blockers
      * port unchanged. Called from a worker of a RotaPool, a spare thread pinned to the same CPU
      * runs other tasks meanwhile (at most {@link Builder#maxSpareThreads} per pool; spares exit
-     * after {@link Builder#spareKeepAlive} unused). From any other thread it just blocks.
+     * after {@link Builder#spareKeepAlive} unused). From any other thread it is
+     * {@code ForkJoinPool.managedBlock}: on a worker of a {@code ForkJoinPool} that pool compensates
+     * as it would for its own call, and any other thread just blocks.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         Engine.managedBlock(blocker);

@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -258,6 +259,32 @@ class ManagedBlockTest {
             release.countDown();
         }
         Liveness.awaitTermination(pool);
+    }
+
+    /**
+     * On a thread of a ForkJoinPool, RotaPool.managedBlock is ForkJoinPool.managedBlock, so that code
+     * ported to it keeps its compensation where it still runs in a ForkJoinPool: here the pool's only
+     * worker waits for a task queued behind it, which only a compensating thread can run.
+     */
+    @Test
+    void onAForkJoinPoolThreadItCompensatesAsForkJoinPoolManagedBlockDoes() throws Exception {
+        ForkJoinPool forkJoin = new ForkJoinPool(1);
+        try {
+            CountDownLatch ran = new CountDownLatch(1);
+            Future<?> waiter = forkJoin.submit(() -> {
+                forkJoin.execute(ran::countDown);        // queued behind this task on the only worker
+                RotaPool.managedBlock(new LatchBlocker(ran));
+                return null;
+            });
+            try {
+                waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("the ForkJoinPool's only worker blocked in RotaPool.managedBlock"
+                        + " without compensation: the task it waits for never ran", e);
+            }
+        } finally {
+            forkJoin.shutdownNow();
+        }
     }
 
     /** Releasable once {@code release} opens; its block counts {@code blocks} down, then waits for the release. */

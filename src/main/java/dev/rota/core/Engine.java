@@ -370,13 +370,15 @@ public final class Engine {
     /**
      * Blocks the calling worker in {@code blocker} while a spare thread, pinned to the same CPU,
      * runs other tasks (bounded by the spare limit); on a spare, brings in another spare for the
-     * same worker ({@link #blockStandingIn}); from any other thread, just blocks. Neither the worker's
-     * slice nor the spare's task is charged for the time it blocks.
+     * same worker ({@link #blockStandingIn}). Neither the worker's slice nor the spare's task is
+     * charged for the time it blocks. Any other thread blocks as {@link ForkJoinPool#managedBlock}
+     * has it block: a ForkJoinPool's worker with that pool's compensation, so that code ported from
+     * it keeps it where it still runs in a ForkJoinPool; any other thread plainly.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         java.util.Objects.requireNonNull(blocker, "blocker");
-        if (blocker.isReleasable() || !blockStandingIn(blocker, false)) {
-            blockUntilReleasable(blocker);
+        if (!blocker.isReleasable() && !blockStandingIn(blocker, false)) {
+            ForkJoinPool.managedBlock(blocker);
         }
     }
 

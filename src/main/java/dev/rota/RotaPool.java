@@ -341,6 +341,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * after {@link Builder#spareKeepAlive} unused). From any other thread it is
      * {@code ForkJoinPool.managedBlock}: on a worker of a {@code ForkJoinPool} that pool compensates
      * as it would for its own call, and any other thread just blocks.
+     *
+     * <p>An error starting a spare's thread (an {@code OutOfMemoryError} where no more threads can
+     * be made) is thrown here, as {@code ForkJoinPool.managedBlock} throws it, before the caller
+     * blocks; the pool is left as it was.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         Engine.managedBlock(blocker);

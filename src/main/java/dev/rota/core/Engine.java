@@ -638,6 +638,11 @@ public final class Engine {
         return spareTasks.sum();
     }
 
+    /** The spare threads (for the package's tests). */
+    SpareThreads spares() {
+        return spares;
+    }
+
     /** Spare threads alive now. */
     public int spareThreads() {
         return spares.count();

@@ -8,6 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Spare threads that keep a core busy while its worker blocks in
@@ -62,6 +63,8 @@ final class SpareThreads {
     private final AtomicInteger serial = new AtomicInteger();
     /** Seeds of the spares' generators; guarded by its own monitor (spares are created rarely). */
     private final SplittableRandom seeds;
+    /** Starts a spare's thread; the package's tests make it fail, as a start does where no thread can be made. */
+    private volatile Consumer<Thread> threadStarter = Thread::start;
 
     SpareThreads(Engine engine, String namePrefix, int max, long keepAliveNanos, boolean daemon,
                  Thread.UncaughtExceptionHandler handler, long seed) {
@@ -102,13 +105,29 @@ final class SpareThreads {
                     return null;
                 }
             } while (!count.compareAndSet(c, c + 1));
-            spare = new Spare();
-            spare.assign(blocked);
-            spare.thread.start();
+            try {
+                spare = new Spare();
+                threadStarter.accept(spare.thread);
+            } catch (Throwable failure) {
+                // No thread could be made (a limit on threads, say): its place is given back and
+                // nothing was assigned, so no participant is left that would never exit (S3). The
+                // failure goes to the blocking caller, as ForkJoinPool's managedBlock rethrows it.
+                if (spare != null) {
+                    all.remove(spare);
+                }
+                count.decrementAndGet();
+                throw failure;
+            }
+            spare.assign(blocked);                       // started first: an assignment is ended only by a live spare
             return spare;
         }
         spare.assign(blocked);
         return spare;
+    }
+
+    /** For the package's tests: how spares' threads are started from now on. */
+    void startThreadsWith(Consumer<Thread> starter) {
+        threadStarter = starter;
     }
 
     /** Spare threads alive now, busy or idle. */

@@ -49,8 +49,10 @@ class ShutdownParkTest {
             Liveness.await(started, "the long task on worker 1");
             assertAccepted(placed.offer(ran::incrementAndGet)); // waits behind the long task: worker 1 only
 
-            engine.shutdown();
+            // Read before shutdown(), which wakes every parked worker: worker 0 may park again before
+            // a read after it, and would then never park a second time.
             long parksBefore = engine.parks(0);
+            engine.shutdown();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
             while (!(engine.isParked(0) && engine.parks(0) > parksBefore) && System.nanoTime() < deadline) {
                 Thread.sleep(1);

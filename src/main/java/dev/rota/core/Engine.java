@@ -491,8 +491,14 @@ public final class Engine {
         if (group == null) {
             return false;
         }
+        // Entered before the take, as a worker enters its slice's group before taking: a group's
+        // shutdownNow drains the queues and then interrupts the threads running the group, so a task
+        // taken before the drain is either interrupted or was entered too late to need it, never
+        // run uninterrupted after shutdownNow has returned.
+        spare.running.enter(group);
         Runnable task = takeOne(group, near);
         if (task == null) {
+            spare.running.exit(group);
             // The group may be runnable without work (an activation applied after its task was
             // taken). A worker's slice of it would end dry and settle it; a spare's pick charges
             // nothing, so unsettled it would keep the least pass and every later pick would return
@@ -501,7 +507,6 @@ public final class Engine {
             dispatcher.spareFoundNothing(group);
             return false;
         }
-        spare.running.enter(group);
         spare.group = group;
         spare.blockedNanos = 0;
         long wallStart = System.nanoTime();

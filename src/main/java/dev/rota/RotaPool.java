@@ -363,7 +363,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * runs it when it is due; a join of it from a task of another group waits as a managed block,
      * as a {@code get()} of the returned future does, and lends nothing. The returned future completes
      * with such a task and reports its outcome: null, what {@code compute()} threw as the cause of an
-     * {@link java.util.concurrent.ExecutionException}, or cancelled.
+     * {@link java.util.concurrent.ExecutionException}, or cancelled. The future is a
+     * {@link java.util.concurrent.RunnableScheduledFuture}: its {@code run()} before the delay runs
+     * the task at once and takes it off the timer, as {@code cancel} would.
      *
      * @throws RejectedExecutionException after shutdown, counted in the default group's
      *                                    {@link GroupStats#rejectedTasks()}

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -278,6 +279,29 @@ class RotaPoolTest {
             pool.shutdown();
             assertTrue(pool.isShutdown());
             assertTrue(pool.toString().contains("Shutting down"), pool.toString());
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A delayed one-shot task that its user ran before its deadline (run() of its future, as
+     * FutureTask allows) is done: after shutdown() the pool terminates without waiting for the
+     * deadline of a task that has nothing left to do.
+     */
+    @Test
+    void aDelayedTaskRunBeforeItsDeadlineDoesNotHoldUpTermination() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).build();
+        try {
+            AtomicBoolean ran = new AtomicBoolean();
+            RunnableScheduledFuture<?> early =
+                    (RunnableScheduledFuture<?>) pool.schedule(() -> ran.set(true), 1, TimeUnit.HOURS);
+            early.run();
+            assertTrue(ran.get() && early.isDone());
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS),
+                    "the pool waits for the deadline of a delayed task that already ran: " + pool);
         } finally {
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));

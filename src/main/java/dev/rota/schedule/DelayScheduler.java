@@ -34,7 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       periodic future returns only by cancellation.
  *   <li>Cancelling a pending task removes it from the heap at once (STPE's {@code removeOnCancel}
  *       policy, always on): timeouts that are scheduled and then cancelled, the common case, leave
- *       nothing behind.
+ *       nothing behind. So does running a one-shot task's future before it is due ({@code run()},
+ *       which runs it at once, as FutureTask's does): it is done, and the scheduler holds it no longer.
  *   <li>{@link #shutdown()}: further scheduling is rejected; periodic tasks are cancelled, those
  *       that came due and wait in the sink for a worker too, so that no run of one begins after
  *       it (a run in progress finishes, and is not repeated); delayed one-shot tasks still run
@@ -359,7 +360,10 @@ public final class DelayScheduler {
         sink.commandCancelled(command);
     }
 
-    /** Removes a cancelled task from the heap, or from the hand-offs not yet run (S5), if it is there. */
+    /**
+     * Removes a cancelled task, or a one-shot task run before it came due (T5 of ScheduledTask), from
+     * the heap, or a cancelled periodic task from the hand-offs not yet run (S5), if it is there.
+     */
     void remove(ScheduledTask<?> task) {
         boolean reportIdle;
         lock.lock();
@@ -491,6 +495,8 @@ public final class DelayScheduler {
                     heap.poll();
                     if (head.isPeriodic()) {
                         handedOver.add(head);   // S5: before the sink has it, so its run can claim it
+                    } else {
+                        head.markTakenByTimer(); // T5 of ScheduledTask: its run need not look in the heap
                     }
                     batch[count++] = head;
                 }

@@ -26,12 +26,17 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      *       a periodic run begins only by claiming its hand-off (S5 of DelayScheduler): a run() of a
      *       periodic task in any other state, a user's or a second one of the same hand-off, does
      *       nothing. A one-shot run() may come early (FutureTask's own run, as in
-     *       ScheduledThreadPoolExecutor); the task then waits in the heap, done, and the timer skips it.
+     *       ScheduledThreadPoolExecutor); the task then leaves the heap (T5).
      *   T2  heapIndex is read and written only under the scheduler's lock.
      *   T3  deadline changes only while the task is outside the heap (between runs); it is
      *       volatile because getDelay()/compareTo() read it from any thread.
      *   T4  a cancelled task is never re-inserted: reschedule() checks isCancelled() under the lock,
      *       and cancel() removes under the same lock after its CAS, so one of the two sees the other.
+     *   T5  a one-shot task that has run is out of the heap: the timer took it (takenByTimer), or its
+     *       run came first and takes it out, as cancel() does, so that a task run early holds nothing
+     *       for the rest of its delay and keeps no shut-down scheduler from idle. A one-shot task
+     *       leaves the heap once and never re-enters it: takenByTimer read true is final, and read
+     *       false it costs a remove() under the lock, which finds nothing if the timer took it since.
      */
 
     private final DelayScheduler scheduler;
@@ -46,6 +51,13 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * for tasks it drains from either.
      */
     private volatile boolean started;
+    /**
+     * True once the timer has taken this one-shot task out of the heap to hand it over (T5). Written
+     * under the scheduler's lock; volatile because run() reads it without the lock, on any thread (a
+     * user's early run() included). A run() on a worker the sink handed the task to always reads
+     * true, so that run takes no lock.
+     */
+    private volatile boolean takenByTimer;
     /** The Runnable this task runs, told to the sink when this task is cancelled; null for a Callable. */
     private final Runnable command;
 
@@ -68,9 +80,10 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     }
 
     /**
-     * Runs once when due. A one-shot completes its future. A periodic task that returns normally
-     * goes back to the scheduler with its next deadline; one that throws completes its future
-     * exceptionally and stops. A periodic task runs only when the timer has handed it over, once per
+     * Runs once when due. A one-shot completes its future; run before it is due (by a user: the
+     * future is a Runnable), it runs at once and leaves the scheduler (T5). A periodic task that
+     * returns normally goes back to the scheduler with its next deadline; one that throws completes
+     * its future exceptionally and stops. A periodic task runs only when the timer has handed it over, once per
      * hand-off; any other call of run() on it (while it waits for its deadline, say) does nothing.
      * A periodic task is cancelled by shutdown, wherever it waits, and then never runs, as in
      * ScheduledThreadPoolExecutor; after shutdownNow alone, a task the pool handed to a worker runs
@@ -80,7 +93,13 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     public void run() {
         if (period == 0) {
             started = true;
-            super.run();
+            try {
+                super.run();
+            } finally {
+                if (!takenByTimer) {
+                    scheduler.remove(this);   // T5: run before the timer took it
+                }
+            }
         } else if (scheduler.claimRun(this)) {
             if (!started) {
                 started = true;   // once: a volatile write per run would buy nothing
@@ -196,5 +215,10 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
 
     boolean hasStarted() {
         return started;
+    }
+
+    /** The timer has taken this one-shot task out of the heap, under the scheduler's lock (T5). */
+    void markTakenByTimer() {
+        takenByTimer = true;
     }
 }

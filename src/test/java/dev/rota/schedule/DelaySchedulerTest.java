@@ -315,6 +315,53 @@ class DelaySchedulerTest {
         assertEquals(0, scheduler.pendingCount(), "removed from the heap by cancel itself");
     }
 
+    /**
+     * run() of a one-shot task before its deadline (a user's, as FutureTask's run() allows) completes
+     * it; the task then leaves the heap at once, as a cancelled one does: it holds nothing for the
+     * rest of its delay, is no longer pending, and does not keep a shut-down scheduler from idle.
+     */
+    @Test
+    void shouldTakeAOneShotRunBeforeItsDeadlineOutOfTheHeap() {
+        AtomicInteger runs = new AtomicInteger();
+        RunnableScheduledFuture<?> early =
+                (RunnableScheduledFuture<?>) scheduler.schedule(runs::incrementAndGet, 1, HOURS);
+        ScheduledFuture<?> later = scheduler.schedule(() -> { }, 2, HOURS);
+
+        early.run();
+
+        assertEquals(1, runs.get());
+        assertTrue(early.isDone() && !early.isCancelled());
+        assertEquals(1, scheduler.pendingCount(), "a one-shot run before its deadline still waits in the heap");
+        assertNull(scheduler.heapInvariantViolation());
+        scheduler.shutdown();
+        assertTrue(later.cancel(false));
+        assertEquals(1, sink.idleCalls.get(), "idle once the other task was cancelled");
+    }
+
+    @Test
+    void shouldLetAOneShotRunBeforeItsDeadlineBeCollected() throws Exception {
+        WeakReference<Object> payload = scheduleThenRunEarly();
+        long deadline = System.nanoTime() + SECONDS.toNanos(LIVENESS_SECONDS);
+        while (payload.get() != null) {
+            assertTrue(System.nanoTime() < deadline, "a one-shot task due in an hour and run early stayed reachable");
+            System.gc();
+            Thread.sleep(10);
+        }
+    }
+
+    /**
+     * Schedules a Runnable due in an hour and runs it at once; keeps nothing. A Runnable: its task
+     * keeps it after the run (a Callable's run drops it, as FutureTask's does).
+     */
+    private WeakReference<Object> scheduleThenRunEarly() {
+        Object captured = new byte[1 << 20];
+        Runnable command = () -> captured.hashCode();
+        ScheduledFuture<?> future = scheduler.schedule(command, 1, HOURS);
+        ((Runnable) future).run();
+        assertTrue(future.isDone());
+        return new WeakReference<>(captured);
+    }
+
     @Test
     void shouldInterruptARunningTaskOnCancelTrue() throws Exception {
         CountDownLatch started = new CountDownLatch(1);

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -44,6 +45,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       are returned.
  *   <li>A due task that the sink refuses (or throws on) is cancelled, so its future completes
  *       instead of hanging: no accepted task is silently lost.
+ *   <li>A timer thread that dies of an Error (out of memory) is replaced; where no thread can be
+ *       started, the tasks it held are cancelled, so that every future completes and a shut-down
+ *       scheduler still becomes idle. The Error goes to the dying thread's uncaught exception handler.
  * </ul>
  */
 public final class DelayScheduler {
@@ -92,6 +96,15 @@ public final class DelayScheduler {
      *       heap's periodic tasks (a task waiting in a worker's queue is still the scheduler's to
      *       end), and after it nothing periodic comes due (S2). So no periodic run begins once
      *       shutdown() has taken the lock; one that claimed its hand-off before runs to its end.
+     *   S6  a task waits in the heap only while a timer is there to hand it over: the heap is empty, or
+     *       timer != null and that thread has yet to exit (its normal exit needs an empty heap after
+     *       shutdown, and then nothing enters it: S2). enqueue() and reschedule() start a timer before
+     *       they insert where none is (the first call, or a timer died), and refuse or cancel the task
+     *       where none can be started. A timer that dies of an Error (runTimer) cancels the batch it
+     *       held, then starts its replacement or, where none can be started (out of native threads),
+     *       takes every task out of the heap and cancels it (S4): no future waits for a timer that
+     *       never comes, and a shut-down scheduler still reaches idle (I), so its pool terminates.
+     *       The failure goes on to the dying thread's uncaught exception handler.
      *   I   idle == heap empty && handoffsInFlight == 0 && cancelsInFlight == 0. The sink's
      *       schedulerIdle() is called exactly once, by whichever thread first makes
      *       "runState != RUNNING && idle" true, after it has released the lock (the pool may call
@@ -115,6 +128,8 @@ public final class DelayScheduler {
 
     private final DueTaskSink sink;
     private final String threadName;
+    /** Makes each timer thread, the first and any replacement (see runTimer). */
+    private final ThreadFactory timerThreads;
     private final AtomicLong sequencer = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when the heap's head gets earlier or when runState changes. */
@@ -138,8 +153,18 @@ public final class DelayScheduler {
      * @param threadName name of the timer thread, started on the first schedule call
      */
     public DelayScheduler(DueTaskSink sink, String threadName) {
+        this(sink, threadName, Thread.ofPlatform()
+                .name(Objects.requireNonNull(threadName, "threadName"))
+                .daemon(true)
+                .inheritInheritableThreadLocals(false)
+                .factory());
+    }
+
+    /** As above, with the timer threads made by {@code timerThreads}: for tests, which make a start fail. */
+    DelayScheduler(DueTaskSink sink, String threadName, ThreadFactory timerThreads) {
         this.sink = Objects.requireNonNull(sink, "sink");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
+        this.timerThreads = Objects.requireNonNull(timerThreads, "timerThreads");
     }
 
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
@@ -333,7 +358,10 @@ public final class DelayScheduler {
         }
     }
 
-    /** Puts a periodic task back after a normal run; cancels it instead once shut down (S2). */
+    /**
+     * Puts a periodic task back after a normal run; cancels it instead once shut down (S2), or when
+     * the timer died since the hand-off and no new one can be started (S6).
+     */
     void reschedule(ScheduledTask<?> task) {
         lock.lock();
         try {
@@ -341,8 +369,13 @@ public final class DelayScheduler {
                 return;
             }
             if (runState == RUNNING) {
-                insert(task);
-                return;
+                try {
+                    startTimerIfNeeded();   // S6: only after a timer died, else it finds one
+                    insert(task);
+                    return;
+                } catch (RejectedExecutionException noTimer) {
+                    // cancelled below, as when shut down: nothing would hand it over again
+                }
             }
         } finally {
             lock.unlock();
@@ -415,17 +448,13 @@ public final class DelayScheduler {
         if (timer != null) {
             return;
         }
-        Thread thread = Thread.ofPlatform()
-                .name(threadName)
-                .daemon(true)
-                .inheritInheritableThreadLocals(false)
-                .unstarted(this::runTimer);
         try {
+            Thread thread = timerThreads.newThread(this::runTimer);
             thread.start();
+            timer = thread;
         } catch (OutOfMemoryError | RuntimeException e) {   // OOM: "unable to create native thread"
             throw new RejectedExecutionException("cannot start timer thread " + threadName, e);
         }
-        timer = thread;
     }
 
     private long nextSequence() {
@@ -448,18 +477,15 @@ public final class DelayScheduler {
 
     private void runTimer() {
         ScheduledTask<?>[] batch = new ScheduledTask<?>[MAX_HANDOFF_BATCH];
-        boolean normalExit = false;
         try {
             sink.timerStarted();
             int due;
             while ((due = awaitDueTasks(batch)) >= 0) {
                 handOff(batch, due);
             }
-            normalExit = true;
-        } finally {
-            if (!normalExit) {
-                recoverFromTimerFailure(batch);
-            }
+        } catch (Throwable failure) {
+            recoverFromTimerFailure(batch, failure);
+            throw failure;   // this thread dies of it, and its uncaught exception handler reports it
         }
     }
 
@@ -549,35 +575,60 @@ public final class DelayScheduler {
     }
 
     /**
-     * The timer loop ended by an unexpected Error (out of memory, most likely). Cancels the tasks
-     * it was holding, so none hangs, and starts a replacement if tasks remain.
+     * The timer loop ended by an unexpected failure (an Error: out of memory, most likely). Cancels
+     * the due tasks it was passing on, so none hangs, and leaves the heap to a replacement timer or,
+     * where none can be started, cancels every task in it (S6). What fails meanwhile is added to
+     * {@code failure} as suppressed; the recovery goes on.
      */
-    private void recoverFromTimerFailure(ScheduledTask<?>[] batch) {
+    private void recoverFromTimerFailure(ScheduledTask<?>[] batch, Throwable failure) {
         for (int i = 0; i < batch.length; i++) {
             if (batch[i] != null) {
-                batch[i].cancel(false);
+                cancelAfterTimerFailure(batch[i], failure);
                 batch[i] = null;
             }
         }
+        List<ScheduledTask<?>> stranded = List.of();
         boolean reportIdle;
         lock.lock();
         try {
             handoffsInFlight = 0;
             settled.signalAll();                         // S3: a shutdownNow may wait for this batch
             timer = null;
-            if (!heap.isEmpty() && runState != STOPPED) {
+            if (!heap.isEmpty()) {
                 try {
                     startTimerIfNeeded();
-                } catch (RejectedExecutionException e) {
-                    // Nothing more can be done here; the next schedule call tries again.
+                } catch (RejectedExecutionException noTimer) {
+                    failure.addSuppressed(noTimer);
+                    stranded = heap.clear();             // S6: no task waits for a timer that never comes
+                    cancelsInFlight += stranded.size();  // S4: idle only once they are cancelled
                 }
             }
-            reportIdle = claimIdleReport();
+            reportIdle = claimIdleReport();              // so true only when nothing was stranded
         } finally {
             lock.unlock();
         }
+        if (!stranded.isEmpty()) {
+            try {
+                for (ScheduledTask<?> task : stranded) {
+                    cancelAfterTimerFailure(task, failure);
+                }
+            } finally {
+                reportIdle = cancelled(stranded.size());
+            }
+        }
         if (reportIdle) {
             sink.schedulerIdle();
+        }
+    }
+
+    /** Cancels a task the dead timer held; a failure of that (a sink's callback) is kept with the timer's. */
+    private static void cancelAfterTimerFailure(ScheduledTask<?> task, Throwable failure) {
+        try {
+            task.cancel(false);
+        } catch (Throwable e) {
+            if (e != failure) {                          // the JVM may throw one preallocated OutOfMemoryError again
+                failure.addSuppressed(e);
+            }
         }
     }
 

@@ -518,15 +518,18 @@ public final class DelayScheduler {
                 int count = 0;
                 ScheduledTask<?> head;
                 while (count < batch.length && (head = heap.peek()) != null && head.deadline() - now <= 0) {
-                    heap.poll();
+                    // In the batch first: should what follows fail (out of memory in handedOver),
+                    // the recovery finds the task there and cancels it, in the heap or out of it.
+                    batch[count++] = head;
+                    handoffsInFlight = count;   // S3: still counted as ours until the sink has them
                     if (head.isPeriodic()) {
                         handedOver.add(head);   // S5: before the sink has it, so its run can claim it
-                    } else {
+                    }
+                    heap.poll();
+                    if (!head.isPeriodic()) {
                         head.markTakenByTimer(); // T5 of ScheduledTask: its run need not look in the heap
                     }
-                    batch[count++] = head;
                 }
-                handoffsInFlight = count;   // S3: still counted as ours until the sink has them
                 return count;
             }
         } finally {
@@ -547,10 +550,10 @@ public final class DelayScheduler {
     private void handOff(ScheduledTask<?>[] batch, int count) {
         for (int i = 0; i < count; i++) {
             ScheduledTask<?> task = batch[i];
-            batch[i] = null;
             if (!task.isDone() && !submitToSink(task)) {
                 task.cancel(false);
             }
+            batch[i] = null;   // only now: a task whose hand-off killed the timer is the recovery's to cancel
         }
         boolean reportIdle;
         lock.lock();

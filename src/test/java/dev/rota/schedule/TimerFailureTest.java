@@ -78,6 +78,8 @@ class TimerFailureTest {
         volatile Runnable dieOnCancelOf;
         /** How many due tasks to hold before refusing the rest. */
         volatile int accept = Integer.MAX_VALUE;
+        /** When set, submitDue throws it, checked or not. */
+        volatile Throwable submitFailure;
 
         @Override
         public void timerStarted() {
@@ -92,6 +94,9 @@ class TimerFailureTest {
 
         @Override
         public boolean submitDue(Runnable task) {
+            if (submitFailure != null) {
+                FailingSink.<RuntimeException>sneakyThrow(submitFailure);
+            }
             if (accept <= 0) {
                 return false;
             }
@@ -110,6 +115,11 @@ class TimerFailureTest {
         @Override
         public void schedulerIdle() {
             idle.countDown();
+        }
+
+        @SuppressWarnings("unchecked")
+        private static <E extends Throwable> void sneakyThrow(Throwable t) throws E {
+            throw (E) t;
         }
 
         Runnable awaitHanded() throws InterruptedException {
@@ -219,6 +229,32 @@ class TimerFailureTest {
 
             assertEquals(1, runs.get());
             assertSame(periodic, sink.awaitHanded(), "the periodic task was not handed over again");
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * A sink that throws refuses the task (DueTaskSink's contract), and the timer cancels it. One that
+     * throws what the timer does not catch (a checked exception thrown sneakily) kills the timer in
+     * the middle of its hand-off: the task it was passing on is then cancelled all the same.
+     */
+    @Test
+    void aDueTaskWhoseHandOffKilledTheTimerIsCancelled() throws Exception {
+        FailingSink sink = new FailingSink();
+        Throwable checked = new java.io.IOException("the sink fails: injected");
+        sink.submitFailure = checked;
+        TimerThreads threads = new TimerThreads();
+        DelayScheduler scheduler = new DelayScheduler(sink, "dying-timer", threads);
+        try {
+            ScheduledFuture<?> due = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+            threads.first().join(SECONDS.toMillis(LIVENESS_SECONDS));
+            assertFalse(threads.first().isAlive(), "the timer did not die");
+            assertSame(checked, threads.uncaught.get());
+
+            assertThrows(CancellationException.class, () -> due.get(LIVENESS_SECONDS, SECONDS),
+                    "the task whose hand-off killed the timer");
+            assertEquals(0, scheduler.pendingCount());
         } finally {
             scheduler.shutdownNow();
         }

@@ -125,7 +125,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         for (int cpu : cpus) {
             timerCpus.set(cpu);
         }
-        this.scheduler = new DelayScheduler(new DueTasks(pinning ? affinity : null, timerCpus), name + "-timer");
+        this.scheduler = new DelayScheduler(new DueTasks(pinning ? affinity : null, timerCpus), name + "-timer",
+                builder.handler);
         if (pinning) {
             PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
         }
@@ -794,7 +795,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             return this;
         }
 
-        /** Receives exceptions escaping tasks given to {@code execute} (default: the thread's own). */
+        /**
+         * Receives exceptions escaping tasks given to {@code execute}, and the Error the pool's timer
+         * thread would die of (default: the thread's own).
+         */
         public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
             this.handler = Objects.requireNonNull(handler, "handler");
             return this;

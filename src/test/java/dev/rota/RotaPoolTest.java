@@ -307,4 +307,25 @@ class RotaPoolTest {
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
         }
     }
+
+    /**
+     * The pool's uncaught exception handler serves every thread of the pool: its timer thread too,
+     * which reports there the Error it would die of (out of memory, say).
+     */
+    @Test
+    void theTimerThreadReportsToThePoolsUncaughtExceptionHandler() throws Exception {
+        Thread.UncaughtExceptionHandler handler = (thread, failure) -> { };
+        RotaPool pool = RotaPool.builder().workers(1).name("handled").uncaughtExceptionHandler(handler).build();
+        try {
+            pool.schedule(() -> { }, 1, TimeUnit.HOURS);        // starts the timer
+            Thread timer = Thread.getAllStackTraces().keySet().stream()
+                    .filter(thread -> thread.getName().equals("handled-timer"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no thread named handled-timer"));
+            assertSame(handler, timer.getUncaughtExceptionHandler());
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
 }

@@ -47,7 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       instead of hanging: no accepted task is silently lost.
  *   <li>A timer thread that dies of an Error (out of memory) is replaced; where no thread can be
  *       started, the tasks it held are cancelled, so that every future completes and a shut-down
- *       scheduler still becomes idle. The Error goes to the dying thread's uncaught exception handler.
+ *       scheduler still becomes idle. The Error goes to the timer's uncaught exception handler
+ *       (the pool's, where it has one).
  * </ul>
  */
 public final class DelayScheduler {
@@ -153,11 +154,17 @@ public final class DelayScheduler {
      * @param threadName name of the timer thread, started on the first schedule call
      */
     public DelayScheduler(DueTaskSink sink, String threadName) {
-        this(sink, threadName, Thread.ofPlatform()
-                .name(Objects.requireNonNull(threadName, "threadName"))
-                .daemon(true)
-                .inheritInheritableThreadLocals(false)
-                .factory());
+        this(sink, threadName, (Thread.UncaughtExceptionHandler) null);
+    }
+
+    /**
+     * @param sink where due tasks go; its {@code submitDue} is called from the timer thread only
+     * @param threadName name of the timer thread, started on the first schedule call
+     * @param handler the timer thread's uncaught exception handler, which gets the Error it dies of
+     *     (S6); null for the thread's default
+     */
+    public DelayScheduler(DueTaskSink sink, String threadName, Thread.UncaughtExceptionHandler handler) {
+        this(sink, threadName, timerThreads(threadName, handler));
     }
 
     /** As above, with the timer threads made by {@code timerThreads}: for tests, which make a start fail. */
@@ -455,6 +462,17 @@ public final class DelayScheduler {
         } catch (OutOfMemoryError | RuntimeException e) {   // OOM: "unable to create native thread"
             throw new RejectedExecutionException("cannot start timer thread " + threadName, e);
         }
+    }
+
+    private static ThreadFactory timerThreads(String threadName, Thread.UncaughtExceptionHandler handler) {
+        Thread.Builder.OfPlatform builder = Thread.ofPlatform()
+                .name(Objects.requireNonNull(threadName, "threadName"))
+                .daemon(true)
+                .inheritInheritableThreadLocals(false);
+        if (handler != null) {
+            builder.uncaughtExceptionHandler(handler);
+        }
+        return builder.factory();
     }
 
     private long nextSequence() {

@@ -260,6 +260,27 @@ class TimerFailureTest {
         }
     }
 
+    /** The public constructor's handler, the pool's, gets the Error a timer dies of; a new timer takes over. */
+    @Test
+    void aTimersDeathGoesToTheHandlerTheSchedulerWasGiven() throws Exception {
+        FailingSink sink = new FailingSink();
+        sink.dieAtStartWhen = new CountDownLatch(0);
+        AtomicReference<Throwable> reported = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(1);
+        DelayScheduler scheduler = new DelayScheduler(sink, "handled-timer", (thread, failure) -> {
+            reported.set(failure);
+            handled.countDown();
+        });
+        try {
+            ScheduledFuture<?> task = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+            assertTrue(handled.await(LIVENESS_SECONDS, SECONDS), "the handler heard nothing");
+            assertSame(sink.death, reported.get());
+            assertSame(task, sink.awaitHanded(), "the replacement timer hands the task over");
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(LIVENESS_SECONDS, SECONDS);

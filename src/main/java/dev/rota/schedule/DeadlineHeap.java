@@ -3,6 +3,7 @@ package dev.rota.schedule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -51,8 +52,19 @@ final class DeadlineHeap<N extends DeadlineHeap.Node> {
     private static final int ARITY_SHIFT = 2;               // 4 children per node
     private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8; // largest array HotSpot allocates
 
-    private Node[] nodes = new Node[INITIAL_CAPACITY];
+    /** Makes each backing array: {@code Node[]::new}, or for tests one that fails as the JVM may. */
+    private final IntFunction<Node[]> arrays;
+    private Node[] nodes;
     private int size;
+
+    DeadlineHeap() {
+        this(Node[]::new);
+    }
+
+    DeadlineHeap(IntFunction<Node[]> arrays) {
+        this.arrays = arrays;
+        this.nodes = arrays.apply(INITIAL_CAPACITY);
+    }
 
     int size() {
         return size;
@@ -193,13 +205,16 @@ final class DeadlineHeap<N extends DeadlineHeap.Node> {
         if (capacity == MAX_CAPACITY) {
             throw new IllegalStateException("heap is full: " + capacity + " nodes");
         }
-        nodes = Arrays.copyOf(nodes, (int) Math.min((long) capacity << 1, MAX_CAPACITY));
+        nodes = copyTo((int) Math.min((long) capacity << 1, MAX_CAPACITY));
     }
 
     /**
      * Halves the array while a quarter or less of it is used, so a burst of timers leaves no big
      * array behind. Growing doubles and shrinking waits for a quarter, so a size that hovers around
-     * a power of two does not copy on every step.
+     * a power of two does not copy on every step. Called last by every removal, once the heap is
+     * whole again; where the smaller array cannot be had (out of memory), the larger one stays and
+     * the removal still completes: its caller holds nodes taken out (removeIf's list, say) that it
+     * must not lose, and a later removal tries again.
      */
     private void shrinkIfSparse() {
         int capacity = nodes.length;
@@ -207,8 +222,19 @@ final class DeadlineHeap<N extends DeadlineHeap.Node> {
             capacity >>>= 1;
         }
         if (capacity != nodes.length) {
-            nodes = Arrays.copyOf(nodes, capacity);
+            try {
+                nodes = copyTo(capacity);
+            } catch (OutOfMemoryError keepTheLargerArray) {
+                // H1 holds with either array; only the memory waits for the next removal.
+            }
         }
+    }
+
+    /** The nodes in a new array of {@code capacity} slots, which holds all of them (H1: the rest are null). */
+    private Node[] copyTo(int capacity) {
+        Node[] copy = arrays.apply(capacity);
+        System.arraycopy(nodes, 0, copy, 0, size);
+        return copy;
     }
 
     /** True when {@code a} is due strictly before {@code b}. */

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -219,6 +221,59 @@ class DeadlineHeapTest {
         TestNode last = list.remove(list.size() - 1);
         if (last != node) {
             list.set(i, last);
+        }
+    }
+
+    /**
+     * Shrinking the array after a removal only gives memory back, and needs some to do it: where the
+     * smaller array cannot be had (out of memory) the removal must still be whole. removeIf and
+     * clear return every node they took out (the scheduler cancels those tasks in shutdown and
+     * shutdownNow, and would lose them otherwise), poll and remove report theirs, and the heap keeps
+     * its larger array.
+     */
+    @Test
+    void shouldCompleteARemovalWhoseShrinkRunsOutOfMemory() {
+        AtomicBoolean outOfMemory = new AtomicBoolean();
+        DeadlineHeap<TestNode> heap = new DeadlineHeap<>(length -> {
+            if (outOfMemory.get()) {
+                throw new OutOfMemoryError("injected: no array of " + length);
+            }
+            return new DeadlineHeap.Node[length];
+        });
+        List<TestNode> nodes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            TestNode node = new TestNode(i, i);
+            nodes.add(node);
+            heap.add(node);
+        }
+        int capacity = heap.capacity();
+        outOfMemory.set(true);
+
+        List<TestNode> removed = whole("removeIf, left with a quarter of its array",
+                () -> heap.removeIf(node -> node.deadline >= 200));
+        assertEquals(800, removed.size());
+        assertEquals(200, heap.size());
+        assertNull(heap.checkInvariants());
+        assertSame(nodes.get(0), whole("poll", heap::poll));
+        assertTrue(whole("remove", () -> heap.remove(nodes.get(1))));
+        List<TestNode> rest = whole("clear", heap::clear);
+        assertEquals(198, rest.size());
+        assertTrue(heap.isEmpty());
+        assertEquals(capacity, heap.capacity(), "the larger array kept");
+        assertNull(heap.checkInvariants());
+
+        outOfMemory.set(false);
+        heap.add(nodes.get(0));
+        heap.poll();
+        assertEquals(DeadlineHeap.INITIAL_CAPACITY, heap.capacity(), "shrinks once memory is there again");
+    }
+
+    /** The removal's result; fails the test, rather than its JVM, where the injected OutOfMemoryError escapes. */
+    private static <T> T whole(String removal, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (OutOfMemoryError e) {
+            throw new AssertionError(removal + " threw, its nodes taken out and not returned: " + e.getMessage());
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 
 /**
  * One per pool: holds delayed and periodic tasks and hands each to the pool (a {@link DueTaskSink})
@@ -31,7 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       while run k - 1 is still going (the next run is scheduled when the current one ends).
  *       Fixed delay: the next run starts no earlier than {@code delay} after the current one ended.
  *   <li>A periodic run that throws ends the task: {@code get()} throws an
- *       {@link java.util.concurrent.ExecutionException} with the cause. Otherwise {@code get()} on a
+ *       {@link java.util.concurrent.ExecutionException} with the cause. So does a periodic task that
+ *       the heap cannot take back after a run (out of memory), with that Error as the cause. Otherwise {@code get()} on a
  *       periodic future returns only by cancellation.
  *   <li>Cancelling a pending task removes it from the heap at once (STPE's {@code removeOnCancel}
  *       policy, always on): timeouts that are scheduled and then cancelled, the common case, leave
@@ -137,7 +139,7 @@ public final class DelayScheduler {
     private final Condition timerWork = lock.newCondition();
     /** Signalled when handoffsInFlight (S3) or cancelsInFlight (S4) falls. */
     private final Condition settled = lock.newCondition();
-    private final DeadlineHeap<ScheduledTask<?>> heap = new DeadlineHeap<>();
+    private final DeadlineHeap<ScheduledTask<?>> heap;
     /** Periodic tasks handed to the sink whose run has not begun (S5); under lock. Identity: no equals. */
     private final Set<ScheduledTask<?>> handedOver = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -169,9 +171,16 @@ public final class DelayScheduler {
 
     /** As above, with the timer threads made by {@code timerThreads}: for tests, which make a start fail. */
     DelayScheduler(DueTaskSink sink, String threadName, ThreadFactory timerThreads) {
+        this(sink, threadName, timerThreads, DeadlineHeap.Node[]::new);
+    }
+
+    /** As above, with the heap's arrays made by {@code heapArrays}: for tests, which make its growth fail. */
+    DelayScheduler(DueTaskSink sink, String threadName, ThreadFactory timerThreads,
+                   IntFunction<DeadlineHeap.Node[]> heapArrays) {
         this.sink = Objects.requireNonNull(sink, "sink");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.timerThreads = Objects.requireNonNull(timerThreads, "timerThreads");
+        this.heap = new DeadlineHeap<>(heapArrays);
     }
 
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {

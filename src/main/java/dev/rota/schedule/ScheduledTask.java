@@ -83,8 +83,10 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * Runs once when due. A one-shot completes its future; run before it is due (by a user: the
      * future is a Runnable), it runs at once and leaves the scheduler (T5). A periodic task that
      * returns normally goes back to the scheduler with its next deadline; one that throws completes
-     * its future exceptionally and stops. A periodic task runs only when the timer has handed it over, once per
-     * hand-off; any other call of run() on it (while it waits for its deadline, say) does nothing.
+     * its future exceptionally and stops, and so does one that the scheduler cannot take back (its
+     * heap cannot grow: out of memory), with that failure. A periodic task runs only when the timer
+     * has handed it over, once per hand-off; any other call of run() on it (while it waits for its
+     * deadline, say) does nothing.
      * A periodic task is cancelled by shutdown, wherever it waits, and then never runs, as in
      * ScheduledThreadPoolExecutor; after shutdownNow alone, a task the pool handed to a worker runs
      * (once: a periodic one is not rescheduled), see {@link DelayScheduler#claimRun}.
@@ -106,7 +108,11 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
             }
             if (runAndReset()) {
                 advanceDeadline();
-                scheduler.reschedule(this);
+                try {
+                    scheduler.reschedule(this);
+                } catch (Throwable failure) {   // the heap could not grow for it (out of memory)
+                    setException(failure);      // no next run to wait for: ends as a run that threw (T1)
+                }
             }
         }
         // else: not handed over for a run now (T1): in the heap, running, this hand-off ran, or

@@ -271,6 +271,53 @@ class DelaySchedulerTest {
         }
     }
 
+    /**
+     * After a normal run a periodic task goes back into the heap, which may have to grow for it and
+     * find no memory. The task then has no next run to wait for: it ends, as one whose run threw
+     * does, and its future reports why, rather than be neither in the heap nor done.
+     */
+    @Test
+    void shouldEndAPeriodicTaskThatCannotReEnterTheHeapWithTheFailure() throws Exception {
+        AtomicBoolean outOfMemory = new AtomicBoolean();
+        OutOfMemoryError noRoom = new OutOfMemoryError("injected: the heap cannot grow");
+        HoldingSink holding = new HoldingSink();
+        DelayScheduler own = new DelayScheduler(holding, "test-heap-full", Thread.ofPlatform().daemon().factory(),
+                length -> {
+                    if (outOfMemory.get()) {
+                        throw noRoom;
+                    }
+                    return new DeadlineHeap.Node[length];
+                });
+        try {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> periodic = own.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, HOURS);
+            Runnable handed = holding.awaitTask();
+            for (int i = 0; i < DeadlineHeap.INITIAL_CAPACITY; i++) {
+                own.schedule(() -> { }, 1, HOURS);      // the heap's array is full
+            }
+            outOfMemory.set(true);
+
+            OutOfMemoryError escaped = null;
+            try {
+                handed.run();
+            } catch (OutOfMemoryError e) {
+                escaped = e;
+            }
+
+            assertEquals(1, runs.get());
+            assertTrue(periodic.isDone(), "a periodic task that could not re-enter the heap is neither there nor done"
+                    + (escaped != null ? "; its run threw " + escaped : ""));
+            ExecutionException failure = assertThrows(ExecutionException.class, () -> periodic.get(0, SECONDS));
+            assertSame(noRoom, failure.getCause());
+            awaitCondition(() -> own.pendingCount() == DeadlineHeap.INITIAL_CAPACITY,
+                    "the timer done with its hand-off, the heap as it was");
+            assertNull(own.heapInvariantViolation());
+        } finally {
+            outOfMemory.set(false);
+            own.shutdownNow();
+        }
+    }
+
     // ---- cancellation ------------------------------------------------------------------------
 
     @Test

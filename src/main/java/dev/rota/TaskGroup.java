@@ -295,6 +295,8 @@ public final class TaskGroup extends AbstractExecutorService {
      * {@link RotaTask#invoke()}) is not returned. A task of the group that keeps running (deaf to
      * the interrupt) may still fork and join, but a fork left waiting in a queue never starts unless
      * a join takes it back to run it: it is cancelled, as after the pool's {@link RotaPool#shutdownNow()}.
+     * The group terminates once its last running task has returned and those forks are cancelled,
+     * whichever thread cancels them; it does not wait for the pool.
      *
      * @throws UnsupportedOperationException for the pool's default group (see {@link #shutdown()})
      */

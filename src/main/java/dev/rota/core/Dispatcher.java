@@ -455,9 +455,10 @@ public final class Dispatcher {
 
     /**
      * Looks at a group again: runnable only if it still holds work, terminated if it is shut down
-     * and done. After shutdownNow drained its queues, and after a submission it refused gave back its
-     * reservation (see {@link Group#offer}). A spare that picked it and found no task ends its turn
-     * with {@link #spareFoundNothing}, which does the same.
+     * and done. After shutdownNow drained its queues, after a submission it refused gave back its
+     * reservation (see {@link Group#offer}), and after a worker of a stopped pool finished (cancelled,
+     * mostly) the last task left on its deque of the group, outside any slice of it. A spare that
+     * picked it and found no task ends its turn with {@link #spareFoundNothing}, which does the same.
      */
     void settle(Group group) {
         lock.lock();

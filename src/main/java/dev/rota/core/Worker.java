@@ -746,6 +746,12 @@ final class Worker implements Runnable {
      * (W2). False when none is left. A task that joins a fork made after the drain calls this through
      * {@link #helpOnce}: the fork is cancelled, so the join returns instead of waiting for a task
      * that nobody will take.
+     *
+     * <p>The task finished may have been its group's last work, and no slice or spare's turn of the
+     * group need be open to look at the group afterwards: this worker's slice may be of another
+     * group, or over (as it exits). So once it has emptied this worker's deque of that group, it
+     * settles the group, which terminates it if nothing of it is left anywhere (G3). Only while the
+     * pool stops, so no lock is taken on any path before the stop.
      */
     private boolean finishOneLeftover() {
         Lane lane = currentLane;
@@ -765,6 +771,9 @@ final class Worker implements Runnable {
             future.cancel(false);
         } else {
             runTask(task, lane);
+        }
+        if (lane.deque.isEmpty()) {
+            engine.dispatcher().settle(lane.group);      // G3: after the task is done, and off the deque
         }
         return true;
     }

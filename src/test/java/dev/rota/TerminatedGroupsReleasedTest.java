@@ -35,8 +35,9 @@ class TerminatedGroupsReleasedTest {
     /**
      * A group that terminates with its pool leaves the currencies that funded it, as one ended by its
      * own shutdown does: once the pool has terminated, no group is funded any more. The group here
-     * ends with the pool because a fork of its task, made after shutdownNow's drain, is still on the
-     * worker's deque when the task's slice ends; the worker cancels it only as it exits (W2).
+     * ends as its pool stops: a fork of its task, made after shutdownNow's drain, is on the worker's
+     * deque when the task returns, and the worker cancels it as it ends the task's slice (W2), just
+     * before it exits and the pool terminates.
      */
     @Test
     void aGroupEndedByItsPoolsTerminationLeavesItsCurrency() throws Exception {
@@ -60,7 +61,7 @@ class TerminatedGroupsReleasedTest {
         withPool.execute(() -> {
             running.countDown();
             awaitUninterruptibly(stopped);
-            leftover.fork();                             // after the drain: cancelled as the worker exits
+            leftover.fork();                             // after the drain: cancelled as the slice ends
         });
         Liveness.await(running, "the group's task started");
         pool.shutdownNow();
@@ -68,7 +69,7 @@ class TerminatedGroupsReleasedTest {
         Liveness.awaitTermination(pool);
 
         assertTrue(withPool.isTerminated());
-        assertTrue(leftover.isCancelled(), "the fork was left to the worker's exit");
+        assertTrue(leftover.isCancelled(), "the fork left after the drain ran or was never taken");
         assertEquals(0, tenants.issuedTickets(), "a group ended by the pool's termination still holds tickets");
         assertEquals(100, base.issuedTickets(), "only the tenants' funding is left: no group, the default one neither");
         assertEquals(0, tenants.activeTickets());

@@ -24,7 +24,10 @@ import java.util.function.IntPredicate;
  *       taken once a shutdownNow (the pool's, or the group's) has drained its group is a fork made
  *       after the drain by a task that kept running, and is cancelled instead, so that its joiners
  *       are answered ({@link Group#isStopDrained}, {@link #cancelLeftovers}); a join still takes its
- *       own fork back and runs it ({@link #runIfUnpushed}).</li>
+ *       own fork back and runs it ({@link #runIfUnpushed}). Such forks left on this worker's deque
+ *       are cancelled as its slice of their group ends ({@link #cancelForksLeftBehind}), and those of
+ *       every group as it exits after the pool's stop, so that none keeps its group from
+ *       terminating (G3) until some worker comes by to take it.</li>
  *   <li>W3 (no lost wake-up): a worker counts itself parked and publishes {@code PARKED}, then
  *       searches once more before it sleeps; a producer offers, then reads the parked count. Both
  *       sides are sequentially consistent, so either the producer sees the count and wakes a
@@ -300,6 +303,9 @@ final class Worker implements Runnable {
         Group ending = slice;
         long used = 0;
         if (ending != null) {
+            if (ending.isStopDrained()) {                // one volatile read per slice end, none per task
+                cancelForksLeftBehind(ending);
+            }
             used = sliceUsed;
             if (inBurst) {
                 long now = System.nanoTime();
@@ -326,6 +332,26 @@ final class Worker implements Runnable {
             running.enter(next);
         } else if (pickNext) {
             emptyPickVersion = versionBefore;
+        }
+    }
+
+    /**
+     * Owner only, as a slice of {@code group} ends once a shutdownNow has drained the group: takes
+     * what is left on this worker's deque of the group, forks made after the drain, and cancels them
+     * (W2's exception), so that the group's termination, looked at in the same slice end, does not
+     * wait for them. A slice ends between two tasks of the duty cycle, never inside one: no task runs
+     * on this worker, so no join here can take one of them back any more, and any other taker would
+     * cancel it too. Left there, they would keep the group live until a worker took them: this one,
+     * once the group's turn comes again on it (never, if the mask excludes it, W5), or an allowed one,
+     * either of which another group's task may hold for as long as it runs.
+     */
+    private void cancelForksLeftBehind(Group group) {
+        Lane lane = group.lanes[index];
+        Runnable task;
+        while ((task = lane.deque.pop()) != null) {
+            if (!Group.cancelLeftover(task, true)) {
+                runTask(task, lane);                     // W2: taken, and not a future, so it runs
+            }
         }
     }
 

@@ -351,13 +351,14 @@ public final class TaskGroup extends AbstractExecutorService {
      * pool of one worker. If this group is shut down when the wait begins, the wait lends the
      * caller's group's tickets to this group, as a wait for its tasks' results would; otherwise it
      * lends nothing, since the group ends only when someone shuts it down, and a loan would give the
-     * caller's share to its work for as long as the wait lasts.
+     * caller's share to its work for as long as the wait lasts. Once the group has terminated it
+     * returns true at once, even on an interrupted thread, as ThreadPoolExecutor's and ForkJoinPool's do.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
         if (core.isTerminated() || timeout <= 0) {
-            return core.awaitTermination(0, TimeUnit.NANOSECONDS); // only looks, and answers an interrupt
+            return core.awaitTermination(0, TimeUnit.NANOSECONDS); // only looks; an interrupt is answered unless terminated
         }
         Group lendTo = isShutdown() ? core : null;
         return ManagedCall.awaitInterruptibly(lendTo, () -> core.awaitTermination(timeout, unit));

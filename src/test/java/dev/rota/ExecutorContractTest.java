@@ -683,6 +683,27 @@ class ExecutorContractTest {
             assertEquals(1, blockers.finished());
         }
 
+        /**
+         * Once terminated, awaitTermination returns true at once, on an interrupted thread too, as
+         * ThreadPoolExecutor's and ForkJoinPool's do: it has nothing to wait for, so there is no wait
+         * for the interrupt to end, and the interrupt stays for the caller to handle.
+         */
+        @ContractTest
+        void awaitTerminationOnceTerminatedIsTrueEvenWhenInterrupted(ExecutorFactory factory) throws Exception {
+            ExecutorService pool = open(factory);
+            pool.shutdown();
+            Liveness.awaitTermination(pool);
+
+            Thread.currentThread().interrupt();
+            try {
+                assertTrue(pool.awaitTermination(1, SECONDS));
+                assertTrue(pool.awaitTermination(0, SECONDS));
+                assertTrue(Thread.currentThread().isInterrupted(), "the caller's interrupt was taken");
+            } finally {
+                Thread.interrupted();
+            }
+        }
+
         @ContractTest
         void closeWaitsForRunningTasksThenTerminates(ExecutorFactory factory) throws Exception {
             ExecutorService pool = open(factory);

@@ -786,8 +786,9 @@ public final class Engine {
         return terminated.getCount() == 0;
     }
 
+    /** As {@link Group#awaitTermination}: true at once if terminated, even on an interrupted thread. */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return terminated.await(timeout, unit);
+        return isTerminated() || terminated.await(timeout, unit);
     }
 
     // ---- observation --------------------------------------------------------------------------

@@ -369,8 +369,12 @@ public final class Group extends GroupActivationFields {
         terminated.countDown();
     }
 
+    /**
+     * Waits up to {@code timeout} for the group to terminate. Returns true at once if it has, even on
+     * an interrupted thread, as the JDK's pools do: there is then no wait for an interrupt to end.
+     */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return terminated.await(timeout, unit);
+        return isTerminated() || terminated.await(timeout, unit);
     }
 
     /**

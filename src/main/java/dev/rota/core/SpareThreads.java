@@ -47,8 +47,16 @@ import java.util.function.Consumer;
  * </ul>
  */
 final class SpareThreads {
-    /** Longest an assigned spare with nothing to run sleeps before looking again. */
+    /** Sleep of an assigned spare that has just found nothing to run, before it looks again. */
     private static final long IDLE_RECHECK_NANOS = 50_000;
+    /**
+     * Longest sleep of an assigned spare that keeps finding nothing: each empty look doubles the
+     * sleep up to this. A spare is outside the workers' parking (W3), so nothing wakes it when a task
+     * comes; a fixed 50 µs would cost a worker blocked in a long wait (I/O, say) some 10 % of a CPU
+     * for its spare's looks. A task that only this spare may run then waits up to this long, while
+     * any task that a parked worker may run wakes that worker as usual.
+     */
+    static final long MAX_IDLE_RECHECK_NANOS = 1_000_000;
 
     private final Engine engine;
     private final String namePrefix;
@@ -125,6 +133,15 @@ final class SpareThreads {
         return spare;
     }
 
+    /** For the package's tests: the sleeps of every spare alive while standing in with nothing to run. */
+    long idleSleeps() {
+        long sum = 0;
+        for (Spare spare : all) {
+            sum += spare.idleSleeps;
+        }
+        return sum;
+    }
+
     /** For the package's tests: how spares' threads are started from now on. */
     void startThreadsWith(Consumer<Thread> starter) {
         threadStarter = starter;
@@ -170,6 +187,8 @@ final class SpareThreads {
         int blockDepth;
         /** True while the task running now blocks with another spare standing in; this spare's thread only. */
         boolean blocksWithStandIn;
+        /** Sleeps while standing in with nothing to run; written by this spare's thread only, for tests. */
+        private volatile long idleSleeps;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
         int helpDepth;
         /** Refused forks running now nested in one another ({@link #runRefusedFork}); this spare's thread only. */
@@ -355,17 +374,21 @@ final class SpareThreads {
                 engine.pinCurrentThread(blocked.cpu);    // best effort: a spare runs unpinned if refused
             }
             int misses = 0;
+            long sleep = IDLE_RECHECK_NANOS;
             while (assignment.current() == blocked && !engine.isStopping()) {
                 Thread.interrupted();                    // an interrupt meant for a finished task must not spin parkNanos
                 if (!engine.runOneTaskAsSpare(blocked.index, this)) {
                     if (++misses < 64) {
                         Thread.onSpinWait();
                     } else {
-                        LockSupport.parkNanos(this, IDLE_RECHECK_NANOS);
+                        idleSleeps++;                    // this thread only: no lost update
+                        LockSupport.parkNanos(this, sleep); // release() unparks it at once
+                        sleep = Math.min(sleep << 1, MAX_IDLE_RECHECK_NANOS);
                     }
                     continue;
                 }
                 misses = 0;
+                sleep = IDLE_RECHECK_NANOS;
             }
         }
     }

@@ -346,6 +346,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * <p>An error starting a spare's thread (an {@code OutOfMemoryError} where no more threads can
      * be made) is thrown here, as {@code ForkJoinPool.managedBlock} throws it, before the caller
      * blocks; the pool is left as it was.
+     *
+     * <p>The JDK's classes that wait through {@code ForkJoinPool.managedBlock} themselves
+     * ({@code CompletableFuture.join()} and {@code get()}, the untimed {@code take()} and {@code put()}
+     * of a {@code BlockingQueue}, {@code Condition.await()}) compensate only on a ForkJoinPool's
+     * threads: on a worker of a RotaPool they block it outright. Wrap such a wait in this method when
+     * it may wait for work of the same pool.
      */
     public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         Engine.managedBlock(blocker);

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -83,6 +85,50 @@ class UsageScenariosTest {
             assertTrue(tier.awaitTermination(LIVENESS, TimeUnit.SECONDS));
             assertEquals(3, tier.stats().completedTasks(), "two stages through the group and its view, one failed supply");
         }
+    }
+
+    /**
+     * CompletableFuture.join() blocks a Rota worker outright (the JDK compensates only on its own
+     * pool's threads); the README's managed block around it lets a spare run the work it waits for,
+     * even on a pool of one worker, and the outcome is reported as join() reports it.
+     */
+    @Test
+    void aCompletableFutureAwaitedInAManagedBlockCompletesOnAPoolOfOneWorker() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            IllegalStateException thrown = new IllegalStateException("no reply");
+            Callable<Integer> waitsForItsOwnPool = () -> {
+                CompletableFuture<Integer> reply = CompletableFuture.supplyAsync(() -> 41, pool);
+                CompletableFuture<Integer> failed = CompletableFuture.supplyAsync(() -> {
+                    throw thrown;
+                }, pool);
+                awaitManaged(reply);
+                awaitManaged(failed);
+                CompletionException reported = assertThrows(CompletionException.class, failed::join);
+                assertSame(thrown, reported.getCause());
+                return reply.join() + 1;
+            };
+            assertEquals(42, pool.submit(waitsForItsOwnPool).get(LIVENESS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The README's managed block around a wait for a CompletableFuture. */
+    private static void awaitManaged(CompletableFuture<?> reply) throws InterruptedException {
+        RotaPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
+            @Override
+            public boolean block() throws InterruptedException {
+                try {
+                    reply.get();
+                } catch (ExecutionException | CancellationException e) {
+                    // join() reports it
+                }
+                return true;
+            }
+
+            @Override
+            public boolean isReleasable() {
+                return reply.isDone();
+            }
+        });
     }
 
     @Test

@@ -660,6 +660,13 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /** Builds a {@link RotaPool}; the only way to configure one. */
     public static final class Builder {
+        /**
+         * Most workers a pool may have: ForkJoinPool's limit on its parallelism. Every worker is a
+         * thread started with the pool, pinned to a CPU, so a pool far above the CPU count only
+         * shares those CPUs.
+         */
+        public static final int MAX_WORKERS = 0x7fff;
+
         private Integer workers;
         private int[] cpus;
         private Boolean pinning;                         // null: pin where native access allows, quietly
@@ -737,10 +744,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         /**
          * Uses {@code n} workers on CPUs spread over distinct physical cores first (then their SMT
          * siblings). More workers than allowed CPUs share CPUs, in the same order.
+         *
+         * @throws IllegalArgumentException if {@code n} is below 1 or above {@link #MAX_WORKERS}
          */
         public Builder workers(int n) {
-            if (n < 1) {
-                throw new IllegalArgumentException("workers must be >= 1: " + n);
+            if (n < 1 || n > MAX_WORKERS) {
+                throw new IllegalArgumentException("workers must be in [1, " + MAX_WORKERS + "]: " + n);
             }
             this.workers = n;
             this.cpus = null;

@@ -35,6 +35,9 @@ class RotaPoolTest {
     void badBuilderInputIsNamed() {
         assertTrue(message(() -> RotaPool.builder().workers(0)).contains("0"));
         assertTrue(message(() -> RotaPool.builder().workers(-3)).contains("-3"));
+        assertTrue(message(() -> RotaPool.builder().workers(RotaPool.Builder.MAX_WORKERS + 1)).contains("32768"));
+        assertTrue(message(() -> RotaPool.builder().workers(Integer.MAX_VALUE)).contains(String.valueOf(Integer.MAX_VALUE)));
+        RotaPool.builder().workers(RotaPool.Builder.MAX_WORKERS);   // the limit itself is allowed
         assertTrue(message(() -> RotaPool.builder().cpus(0, -2)).contains("-2"));
         assertTrue(message(() -> RotaPool.builder().cpus(1, 1)).contains("1"));
         assertThrows(IllegalArgumentException.class, () -> RotaPool.builder().cpus());

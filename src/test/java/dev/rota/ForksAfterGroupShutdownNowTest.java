@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.ProbeFork;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,40 +24,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ForksAfterGroupShutdownNowTest {
 
-    /** A fork that says whether it ran. */
-    private static final class Probe extends RotaTask<Integer> {
-        final AtomicBoolean ran = new AtomicBoolean();
-
-        @Override
-        protected Integer compute() {
-            ran.set(true);
-            return 1;
-        }
-    }
-
-    /** Waits for {@code latch} as a task deaf to interrupts does: the group's shutdownNow does not end it. */
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        while (true) {
-            try {
-                latch.await();
-                return;
-            } catch (InterruptedException ignored) {
-                // deaf to the interrupt, and leaves no flag behind
-            }
-        }
-    }
-
     @Test
     void anUnjoinedForkLeftOnTheWorkerIsCancelled() throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         try {
             TaskGroup g = pool.group("g", 100);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch stopped = new CountDownLatch(1);
             g.execute(() -> {
                 started.countDown();
-                awaitIgnoringInterrupts(stopped);
+                ProbeFork.awaitIgnoringInterrupts(stopped);
                 fork.fork();                             // on the worker's deque, after the drain
             });
             Liveness.await(started, "g's task never started");
@@ -78,12 +55,12 @@ class ForksAfterGroupShutdownNowTest {
         CountDownLatch release = new CountDownLatch(1);
         try {
             TaskGroup g = pool.group("g", 100);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch stopped = new CountDownLatch(1);
             g.execute(() -> {
                 started.countDown();
-                awaitIgnoringInterrupts(stopped);
+                ProbeFork.awaitIgnoringInterrupts(stopped);
                 fork.fork();                             // on the worker's deque, after the drain
                 try {
                     RotaPool.managedBlock(new LatchBlocker(release)); // a spare stands in, and takes the fork
@@ -111,13 +88,13 @@ class ForksAfterGroupShutdownNowTest {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         try {
             TaskGroup g = pool.group("g", 100);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             AtomicInteger joined = new AtomicInteger();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch stopped = new CountDownLatch(1);
             g.execute(() -> {
                 started.countDown();
-                awaitIgnoringInterrupts(stopped);
+                ProbeFork.awaitIgnoringInterrupts(stopped);
                 joined.set(fork.fork().join());          // taken back from the deque by its join
             });
             Liveness.await(started, "g's task never started");

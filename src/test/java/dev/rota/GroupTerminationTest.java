@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.ProbeFork;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -26,36 +27,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GroupTerminationTest {
 
-    /** A fork that says whether it ran. */
-    private static final class Probe extends RotaTask<Integer> {
-        final AtomicBoolean ran = new AtomicBoolean();
-
-        @Override
-        protected Integer compute() {
-            ran.set(true);
-            return 1;
-        }
-    }
-
-    /** Waits for {@code latch} as a task deaf to interrupts does: shutdownNow does not end it. */
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        while (true) {
-            try {
-                latch.await();
-                return;
-            } catch (InterruptedException ignored) {
-                // deaf to the interrupt, and leaves no flag behind
-            }
-        }
-    }
-
     /** Holds a worker of {@code pool} with a task of a group of its own, deaf to interrupts, until {@code release}. */
     private static void holdAWorker(RotaPool pool, CountDownLatch release) throws InterruptedException {
         TaskGroup stubborn = pool.group("stubborn", 1);
         CountDownLatch holding = new CountDownLatch(1);
         stubborn.execute(() -> {
             holding.countDown();
-            awaitIgnoringInterrupts(release);
+            ProbeFork.awaitIgnoringInterrupts(release);
         });
         Liveness.await(holding, "the stubborn task never started");
     }
@@ -72,12 +50,12 @@ class GroupTerminationTest {
         try {
             holdAWorker(pool, release);
             TaskGroup g = pool.group("g", 1);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch stopped = new CountDownLatch(1);
             g.execute(() -> {
                 started.countDown();
-                awaitIgnoringInterrupts(stopped);
+                ProbeFork.awaitIgnoringInterrupts(stopped);
                 fork.fork();                             // on the other worker's deque, after the drain
             });
             Liveness.await(started, "g's task never started");
@@ -110,9 +88,9 @@ class GroupTerminationTest {
             TaskGroup g = pool.group("g", 1);
             AtomicBoolean ran = new AtomicBoolean();
             Future<Boolean> callable = g.submit(() -> ran.getAndSet(true));
-            Probe submitted = new Probe();
+            ProbeFork submitted = new ProbeFork();
             g.submit(submitted);
-            Probe inFuture = new Probe();
+            ProbeFork inFuture = new ProbeFork();
             Future<String> withResult = g.submit(inFuture, "result");
             g.shutdown();
             assertTrue(callable.cancel(false));
@@ -156,7 +134,7 @@ class GroupTerminationTest {
             CountDownLatch finish = new CountDownLatch(1);
             g.execute(() -> {
                 started.countDown();
-                awaitIgnoringInterrupts(finish);
+                ProbeFork.awaitIgnoringInterrupts(finish);
             });
             Liveness.await(started, "g's task on a spare");
             g.shutdown();

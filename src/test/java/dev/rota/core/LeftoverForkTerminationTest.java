@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.RotaTask;
 import dev.rota.affinity.NoAffinity;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.ProbeFork;
 import dev.rota.share.StrideScheduler;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,28 +24,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LeftoverForkTerminationTest {
-
-    /** A fork that says whether it ran. */
-    private static final class Probe extends RotaTask<Integer> {
-        final AtomicBoolean ran = new AtomicBoolean();
-
-        @Override
-        protected Integer compute() {
-            ran.set(true);
-            return 1;
-        }
-    }
-
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        while (true) {
-            try {
-                latch.await();
-                return;
-            } catch (InterruptedException ignored) {
-                // deaf to the group's shutdownNow
-            }
-        }
-    }
 
     /** A started engine of two workers, with the given quantum. */
     private static Engine startEngine(String name, long quantumNanos) {
@@ -68,7 +45,7 @@ class LeftoverForkTerminationTest {
         assertAccepted(group.offer(() -> {
             heldOn.set(workerIndex());
             holding.countDown();
-            awaitIgnoringInterrupts(release);
+            ProbeFork.awaitIgnoringInterrupts(release);
         }));
         Liveness.await(holding, "the long task of " + name);
         assertEquals(w, heldOn.get());
@@ -84,14 +61,14 @@ class LeftoverForkTerminationTest {
             Group busy = holdWorker(engine, "busy", 100, 1, release);
 
             Group moved = dispatcher.newGroup("moved", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             AtomicInteger ranOn = new AtomicInteger(-1);
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch stopped = new CountDownLatch(1);
             assertAccepted(moved.offer(() -> {
                 ranOn.set(workerIndex());
                 started.countDown();
-                awaitIgnoringInterrupts(stopped);
+                ProbeFork.awaitIgnoringInterrupts(stopped);
                 fork.fork();                             // on worker 0's deque, after the drain
             }));
             Liveness.await(started, "moved's task never started");
@@ -129,14 +106,14 @@ class LeftoverForkTerminationTest {
             holdWorker(engine, "busy", 100, 1, release);
 
             Group stopped = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 1, Group.UNBOUNDED, 16);
-            Probe fork = new Probe();
+            ProbeFork fork = new ProbeFork();
             AtomicInteger ranOn = new AtomicInteger(-1);
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch drained = new CountDownLatch(1);
             assertAccepted(stopped.offer(() -> {
                 ranOn.set(workerIndex());
                 started.countDown();
-                awaitIgnoringInterrupts(drained);
+                ProbeFork.awaitIgnoringInterrupts(drained);
                 fork.fork();                             // on worker 0's deque, after the drain
             }));
             Liveness.await(started, "stopped's task never started");
@@ -147,7 +124,7 @@ class LeftoverForkTerminationTest {
             CountDownLatch nextStarted = new CountDownLatch(1);
             assertAccepted(next.offer(() -> {
                 nextStarted.countDown();
-                awaitIgnoringInterrupts(release);        // worker 0, from the slice after stopped's
+                ProbeFork.awaitIgnoringInterrupts(release);        // worker 0, from the slice after stopped's
             }));
             drained.countDown();
 

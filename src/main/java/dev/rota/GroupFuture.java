@@ -1,6 +1,7 @@
 package dev.rota;
 
 import dev.rota.core.Group;
+import dev.rota.core.InterruptOnCancel;
 import dev.rota.schedule.BlockingFutureTask;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
@@ -21,8 +22,10 @@ import java.util.concurrent.FutureTask;
  * rather than waiting for a run elsewhere: that run may be the caller of this one, further down the
  * same thread's stack (a join that helps), and a wait there would never end.
  */
-final class GroupFuture<V> extends BlockingFutureTask<V> {
+final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnCancel {
     private final Group group;
+    /** Set by cancel(true) before FutureTask's cancel interrupts the runner (see {@link InterruptOnCancel}). */
+    private volatile boolean interruptRequested;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
     private final RotaTask<?> rotaTask;
 
@@ -74,6 +77,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
+        if (mayInterruptIfRunning) {
+            interruptRequested = true;                   // before the interrupt: a join's help reads it after
+        }
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled && rotaTask != null) {
             rotaTask.cancelUnstarted();
@@ -94,6 +100,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             return future.cancel(false);
         }
         return true;
+    }
+
+    @Override
+    public boolean interruptRequested() {
+        return interruptRequested;
     }
 
     /** On a pool thread: a managed block that lends the waiter's group's tickets to this task's group. */

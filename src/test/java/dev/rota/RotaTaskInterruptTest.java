@@ -47,6 +47,70 @@ class RotaTaskInterruptTest {
         }
     }
 
+    /**
+     * cancel(true) of a submitted task while it waits in a join, running a helped task: the interrupt
+     * lands in the helped task, which takes it as its own; the waiter still finds its interrupt status
+     * set when its join returns, as a ThreadPoolExecutor's task finds it after its cancel(true).
+     */
+    @Test
+    void aCancelWithInterruptOfATaskThatHelpsInAJoinReachesThatTask() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(2).pinning(false).build();
+        try {
+            CountDownLatch stolenStarted = new CountDownLatch(1);
+            CountDownLatch stolenRelease = new CountDownLatch(1);
+            CountDownLatch helpedStarted = new CountDownLatch(1);
+            CountDownLatch helpedRelease = new CountDownLatch(1);
+            CountDownLatch waiterDone = new CountDownLatch(1);
+            AtomicBoolean waiterSawInterrupt = new AtomicBoolean();
+            AtomicReference<String> stolenOn = new AtomicReference<>();
+            AtomicReference<String> waiterOn = new AtomicReference<>();
+            Future<?> waiter = pool.submit(() -> {
+                waiterOn.set(Thread.currentThread().getName());
+                RotaTask<Void> stolen = new RotaTask<>() {     // the other worker takes it: the join helps
+                    @Override
+                    protected Void compute() {
+                        stolenOn.set(Thread.currentThread().getName());
+                        stolenStarted.countDown();
+                        spinUntil(stolenRelease);
+                        return null;
+                    }
+                };
+                stolen.fork();
+                Liveness.await(stolenStarted, "the fork the other worker steals");
+                RotaTask<Void> helped = new RotaTask<>() {     // newest on this worker: the join runs it
+                    @Override
+                    protected Void compute() {
+                        helpedStarted.countDown();
+                        spinUntil(helpedRelease);
+                        return null;
+                    }
+                };
+                helped.fork();
+                stolen.join();
+                waiterSawInterrupt.set(Thread.currentThread().isInterrupted());
+                waiterDone.countDown();
+                return null;
+            });
+            Liveness.await(helpedStarted, "the task the join helps with");
+            assertTrue(waiter.cancel(true));
+            helpedRelease.countDown();
+            stolenRelease.countDown();
+            Liveness.await(waiterDone, "the waiter's join");
+            assertFalse(stolenOn.get().equals(waiterOn.get()), "the fork was not stolen: the join did not help");
+            assertTrue(waiterSawInterrupt.get(), "cancel(true) of the waiting task did not reach it");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Spins (deaf to interrupts) until {@code latch} opens. */
+    private static void spinUntil(CountDownLatch latch) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+        while (latch.getCount() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
     /** get() on a worker: the group's shutdownNow() interrupts it while it runs a helped task. */
     @Test
     void getOnAWorkerEndsAtItsGroupsShutdownNowThatLandsWhileItHelps() throws Exception {

@@ -508,6 +508,7 @@ public final class Engine {
             return false;
         }
         spare.group = group;
+        spare.currentTask = task;
         spare.blockedNanos = 0;
         long wallStart = System.nanoTime();
         long cpuStart = ThreadCpuClock.now();
@@ -516,6 +517,7 @@ public final class Engine {
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
         } finally {
+            spare.currentTask = null;
             spare.group = null;
             spare.running.exit(group);
         }
@@ -552,15 +554,18 @@ public final class Engine {
             return false;
         }
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
+        Runnable waiter = spare.currentTask;
         spare.helpDepth++;
+        spare.currentTask = task;
         try {
             task.run();
         } catch (Throwable failure) {
             reportUncaught(spare.thread, failure);
         } finally {
+            spare.currentTask = waiter;
             spare.helpDepth--;
         }
-        afterHelpedTask(group, waiterInterrupted);
+        afterHelpedTask(group, waiterInterrupted, waiter);
         countSpareTask(group);
         return true;
     }
@@ -579,11 +584,14 @@ public final class Engine {
      * helped task ran was meant for it, a {@code cancel(true)} of it or of a future it wraps (as an
      * ExecutorCompletionService's task does), and is cleared, as between two tasks of the duty cycle.
      * The interrupts meant for every task that runs, the pool's or the waiter's group's shutdownNow,
-     * are told by the state they leave, and set again; so is the waiter's own, if it had one.
+     * are told by the state they leave, and set again; so is the waiter's own, if it had one, and
+     * one a {@code cancel(true)} of the waiter itself asked for ({@link InterruptOnCancel}), which
+     * may have come while the helped task ran.
      */
-    void afterHelpedTask(Group waiterGroup, boolean waiterInterrupted) {
+    void afterHelpedTask(Group waiterGroup, boolean waiterInterrupted, Runnable waiter) {
         Thread.interrupted();
-        if (waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)) {
+        if (waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)
+                || (waiter instanceof InterruptOnCancel cancellable && cancellable.interruptRequested())) {
             Thread.currentThread().interrupt();
         }
     }

@@ -181,6 +181,8 @@ final class SpareThreads {
         final RunningGroup running = new RunningGroup();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
+        /** The task running now on this spare, innermost first (a join's helped task); this spare's thread only. */
+        Runnable currentTask;
         /** Time the task running now spent blocked in managed blocks, not charged where only the wall clock is read ({@link ThreadCpuClock}); this spare's thread only. */
         long blockedNanos;
         /** Managed blocks of the task running now nested in one another ({@link Engine#managedBlock}); this spare's thread only. */

@@ -173,6 +173,8 @@ final class Worker implements Runnable {
     private int helpDepth;
     /** The lane of the task running now (a fork goes there). */
     private Lane currentLane;
+    /** The task running now, innermost first (a join's helped task): the waiter of the next one helped. */
+    private Runnable currentTask;
     /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
     private final RunningGroup running = new RunningGroup();
 
@@ -566,25 +568,29 @@ final class Worker implements Runnable {
     /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
     private void runHelped(Runnable task, Lane lane) {
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
+        Runnable waiter = currentTask;
         helpDepth++;
         try {
             execute(task, lane);
         } finally {
             helpDepth--;
         }
-        engine.afterHelpedTask(lane.group, waiterInterrupted);
+        engine.afterHelpedTask(lane.group, waiterInterrupted, waiter);
     }
 
     /** Runs {@code task} as one of {@code lane}'s and counts it; leaves the interrupt status alone. */
     private void execute(Runnable task, Lane lane) {
         Lane outer = currentLane;
+        Runnable outerTask = currentTask;
         currentLane = lane;
+        currentTask = task;
         try {
             task.run();
         } catch (Throwable failure) {
             engine.reportUncaught(thread, failure);
         } finally {
             currentLane = outer;
+            currentTask = outerTask;
         }
         TASKS_RUN.setOpaque(this, tasksRun + 1);
         sliceTasks++;

@@ -600,8 +600,8 @@ final class Worker implements Runnable {
     /**
      * Runs one more task of the slice's group on behalf of a task that waits for another (a join);
      * false when there was nothing to run, or, if {@code bounded}, when the join should block with a
-     * spare standing in instead (too deep, or the slice's quantum used while other groups wait). Never opens another slice: a join waits within its group.
-     * Once the pool has stopped it takes nothing from the queues (W2) but finishes what was left on
+     * spare standing in instead (too deep, or the slice's quantum used while other groups wait).
+     * Never opens another slice: a join waits within its group. Once the pool has stopped it takes nothing from the queues (W2) but finishes what was left on
      * this worker's deques after shutdownNow's drain, which is where the waited-for fork is.
      */
     boolean helpOnce(boolean bounded) {

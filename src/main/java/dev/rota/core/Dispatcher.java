@@ -261,11 +261,16 @@ public final class Dispatcher {
     void chargeRunningSlice(Group group, long usedNanos) {
         lockForSlice();
         try {
-            charged(group, usedNanos);
-            ledger.charge(group.client, usedNanos, quantumNanos);
+            chargeLocked(group, usedNanos);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Under the lock: charges {@code group} with time used outside a slice's end, figures and ledger alike. */
+    private void chargeLocked(Group group, long usedNanos) {
+        charged(group, usedNanos);
+        ledger.charge(group.client, usedNanos, quantumNanos);
     }
 
     /** Ends a spare's turn at {@code group}: charges the task it ran, and checks whether the group is now done. */
@@ -273,8 +278,7 @@ public final class Dispatcher {
         lockForSlice();
         try {
             group.spareTurns--;
-            charged(group, usedNanos);
-            ledger.charge(group.client, usedNanos, quantumNanos);
+            chargeLocked(group, usedNanos);
             reconcile(group);
             maybeTerminate(group);
             runnableCount = ledger.runnableCount();

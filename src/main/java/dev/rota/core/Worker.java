@@ -287,16 +287,35 @@ final class Worker implements Runnable {
 
     /** True when the slice's quantum is used up, or a group may have received work and should be considered. */
     private boolean sliceDue() {
-        Dispatcher dispatcher = engine.dispatcher();
-        if (dispatcher.activationsPending()) {
-            return true;
-        }
+        return engine.dispatcher().activationsPending() || quantumUsedAtClockLook();
+    }
+
+    /**
+     * Counts one more task toward the next look at the clock, one every {@link Lane#clockInterval()}
+     * tasks; true when this is a look and the slice has used its quantum.
+     */
+    private boolean quantumUsedAtClockLook() {
         if (--clockCountdown > 0) {
             return false;
         }
         clockCountdown = sliceLane.clockInterval();
         long used = sliceUsed + (inBurst ? System.nanoTime() - burstStart : 0);
-        return used >= dispatcher.quantumNanos();
+        return used >= engine.dispatcher().quantumNanos();
+    }
+
+    /**
+     * The slice's busy time not yet charged, up to now; the count starts again from now, and a busy
+     * stretch under way goes on in it.
+     */
+    private long takeSliceTime() {
+        long used = sliceUsed;
+        sliceUsed = 0;
+        if (inBurst) {
+            long now = System.nanoTime();
+            used += now - burstStart;
+            burstStart = now;
+        }
+        return used;
     }
 
     /** Ends the open slice, if any, charging its time, and (if {@code pickNext}) opens the next one. */
@@ -308,12 +327,7 @@ final class Worker implements Runnable {
             if (ending.isStopDrained()) {                // one volatile read per slice end, none per task
                 cancelForksLeftBehind(ending);
             }
-            used = sliceUsed;
-            if (inBurst) {
-                long now = System.nanoTime();
-                used += now - burstStart;
-                burstStart = now;                        // the busy stretch goes on in the next slice
-            }
+            used = takeSliceTime();                      // a busy stretch goes on in the next slice
             if (sliceTasks > 0) {                        // for the group's next slice here, not another group's
                 long perTask = Math.max(1, used / sliceTasks);
                 sliceLane.setClockInterval(Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL));
@@ -635,24 +649,14 @@ final class Worker implements Runnable {
      * that the picks made while the join waits see it, and the join blocks with a spare standing in,
      * which serves the groups by their picks, this one's forks included when its turn comes; with no
      * spare to stand in, the join helps on ({@link WorkerContext#helpPastBound}). The clock is read
-     * as in {@link #sliceDue}: once every {@link Lane#clockInterval()} helped tasks.
+     * as for the duty cycle's tasks ({@link #quantumUsedAtClockLook}), once every few helped tasks.
      */
     private boolean joinYieldsSlice() {
-        if (--clockCountdown > 0) {
+        if (!quantumUsedAtClockLook() || !engine.othersHaveWork(slice, index)) {
             return false;
         }
-        clockCountdown = sliceLane.clockInterval();
-        long now = System.nanoTime();
-        long used = sliceUsed + (inBurst ? now - burstStart : 0);
-        Dispatcher dispatcher = engine.dispatcher();
-        if (used < dispatcher.quantumNanos() || !engine.othersHaveWork(slice, index)) {
-            return false;
-        }
-        dispatcher.chargeRunningSlice(slice, used);
-        sliceUsed = 0;                                   // charged: the slice's end charges only what follows
-        if (inBurst) {
-            burstStart = now;
-        }
+        engine.dispatcher().chargeRunningSlice(slice, takeSliceTime()); // the slice's end charges only what follows
+        sliceTasks = 0;                                  // so its estimate of a task's time covers that part alone
         return true;
     }
 

@@ -87,10 +87,12 @@ import java.util.Map;
  * window tells who stretched its slices. Slices are charged by the wall clock; the CPU time the
  * pool's threads got, read from the JVM, falls short of the time charged by what the machine took
  * during the slices (a host's steal time, another process, the JVM's compiler). If the window would
- * have been tight with no slice over four quanta, and the machine took at least half of what the
- * slices ran beyond two quanta, the test is aborted, as one that needs two CPUs is where there are
- * fewer: nothing can be measured there. Otherwise it fails: the pool's slices are too long, or the
- * window was loose for another reason (time left uncharged, a debt at its start).
+ * have been tight with no slice over four quanta ({@link #STRETCH_CAP_QUANTA}), in its L and in
+ * lottery's variance alike (one slice the host stretched to 90 ms weighs as much in
+ * Σ x<sub>i</sub>² as 30,000 slices of half a millisecond), and the machine took at least half of
+ * what the slices ran beyond two quanta, the test is aborted, as one that needs two CPUs is where there are fewer: nothing can be measured
+ * there. Otherwise it fails: the pool's slices are too long, or the window was loose for another
+ * reason (time left uncharged, a debt at its start).
  */
 final class ShareWindow {
     /**
@@ -113,6 +115,13 @@ final class ShareWindow {
      * uncharged and is allowed some 20 %.
      */
     static final long UNCHARGED_PER_SLICE_NANOS = 5_000;
+    /**
+     * The longest slice, in quanta, that the pool itself makes (a quantum, a task begun at its end,
+     * and the odd pause): a window loose only through slices longer than this, while the machine
+     * took at least half of what its slices ran beyond two quanta, is aborted (see the class
+     * comment).
+     */
+    static final long STRETCH_CAP_QUANTA = 4;
     /** Standard deviations the lottery bound allows. */
     static final double SIGMAS = 5;
     /**
@@ -129,6 +138,8 @@ final class ShareWindow {
     long total;
     /** The sum of the squares of the slices' lengths, in ms² (a double: ns² would overflow a long). */
     double squares;
+    /** As {@link #squares}, with each slice taken as at most {@link #STRETCH_CAP_QUANTA} quanta long. */
+    double squaresCapped;
     long longest;
     /** Time charged to every group of the pool, named or not: the part of the workers' time accounted for. */
     long chargedToAll;
@@ -156,7 +167,7 @@ final class ShareWindow {
     /** Lottery only: each group's deferred wins at the start, owed or advanced (0 where not read). */
     final int[] deferredWins;
 
-    private ShareWindow(SharePolicy policy, List<String> names, double[] entitled, int workers, long quantumNanos) {
+    ShareWindow(SharePolicy policy, List<String> names, double[] entitled, int workers, long quantumNanos) {
         this.policy = policy;
         this.names = names;
         this.entitled = entitled;
@@ -333,8 +344,8 @@ final class ShareWindow {
         }
     }
 
-    /** Under the dispatcher's lock. */
-    private void record(String name, long used) {
+    /** Counts one slice charged to group {@code name}; under the dispatcher's lock in a measured window. */
+    void record(String name, long used) {
         chargedToAll += used;
         slicesOfAll++;
         longestOfAll = Math.max(longestOfAll, used);
@@ -347,6 +358,8 @@ final class ShareWindow {
         total += used;
         slices++;
         squares += (used / 1e6) * (used / 1e6);
+        double capped = Math.min(used, STRETCH_CAP_QUANTA * quantumNanos) / 1e6;
+        squaresCapped += capped * capped;
         longest = Math.max(longest, used);
     }
 
@@ -420,17 +433,20 @@ final class ShareWindow {
 
     /**
      * True when the window would be tight had no slice charged to the groups named been longer than
-     * {@code cap}: its bounds with L at most {@code cap} (lottery's variance kept as measured, so this
-     * errs towards false). The checks of the time charged keep the measured L<sub>all</sub>: a slice
-     * the machine stretched at the window's end is the time left uncharged.
+     * {@link #STRETCH_CAP_QUANTA} quanta: its bounds with L, and every slice in lottery's variance, at
+     * most that. The checks of the time charged keep the measured L<sub>all</sub>: a slice the
+     * machine stretched at the window's end is the time left uncharged.
      */
-    private boolean tightWithSlicesCappedAt(long cap) {
+    private boolean tightWithSlicesCapped() {
         long measuredLongest = longest;
-        longest = Math.min(longest, cap);
+        double measuredSquares = squares;
+        longest = Math.min(longest, STRETCH_CAP_QUANTA * quantumNanos);
+        squares = squaresCapped;
         try {
             return tight();
         } finally {
             longest = measuredLongest;
+            squares = measuredSquares;
         }
     }
 
@@ -463,8 +479,7 @@ final class ShareWindow {
                     Math.max(0, takenDuringSlices()) / 1e6);
             // A slice stretched by the machine is charged time the pool's threads did not run; one
             // stretched by the pool itself (a slice that fails to end at its quantum) is not.
-            long cap = 4 * quantumNanos;
-            boolean stretchesMadeItLoose = longestOfAll > cap && tightWithSlicesCappedAt(cap);
+            boolean stretchesMadeItLoose = longestOfAll > STRETCH_CAP_QUANTA * quantumNanos && tightWithSlicesCapped();
             assumeFalse(stretchesMadeItLoose && 2 * takenDuringSlices() >= stretchOfAll,
                     "the machine was too busy for a bound to mean anything: " + verdict);
             fail(verdict + ": the pool's own slices, or time left uncharged, or a debt at the start, made the"

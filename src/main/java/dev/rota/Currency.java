@@ -61,9 +61,11 @@ public final class Currency {
      *
      * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
      *                                  currency's total, or the name is blank or already used in this pool
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
     public Currency newCurrency(String name, long tickets) {
         Objects.requireNonNull(name, "name");
+        pool.refuseIfShutdown("currency", name);
         CurrencyNode created = pool.dispatcher().withLedger(ledger -> ledger.newCurrency(name, node, tickets));
         return new Currency(pool, created);
     }

@@ -30,7 +30,7 @@ public interface RejectionPolicy {
      */
     RejectionPolicy CALLER_RUNS = (task, group) -> {
         if (group.isShutdown()) {
-            throw new RejectedExecutionException(group + " is shut down: task rejected: " + task);
+            throw new RejectedExecutionException(group.describe() + " is shut down: task rejected: " + task);
         }
         task.run();
     };

@@ -387,15 +387,42 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return countingRejection(() -> scheduler.schedule(callable, delay, unit));
     }
 
-    /** Runs {@code command} periodically; runs never overlap, and one that throws ends the task. */
+    /**
+     * Runs {@code command} periodically; runs never overlap, and one that throws ends the task.
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive, or {@code command} is a
+     *                                  {@link RotaTask}, which computes once: schedule a
+     *                                  {@code Runnable} that makes a new one each period instead
+     */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        refuseRotaTaskAsPeriodic(command);
         return countingRejection(() -> bindDelayed(command, scheduler.scheduleAtFixedRate(command, initialDelay, period, unit)));
     }
 
+    /**
+     * Runs {@code command} periodically, each run {@code delay} after the end of the one before.
+     *
+     * @throws IllegalArgumentException if {@code delay} is not positive, or {@code command} is a
+     *                                  {@link RotaTask}, which computes once: schedule a
+     *                                  {@code Runnable} that makes a new one each period instead
+     */
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        refuseRotaTaskAsPeriodic(command);
         return countingRejection(() -> bindDelayed(command, scheduler.scheduleWithFixedDelay(command, initialDelay, delay, unit)));
+    }
+
+    /**
+     * A RotaTask is done after its first run, and every later run() of it returns at once: scheduled
+     * periodically it would compute once and then stand in the timer for ever, doing nothing, with a
+     * future that never completes. Bad input, refused before anything else is checked.
+     */
+    private static void refuseRotaTaskAsPeriodic(Runnable command) {
+        if (command instanceof RotaTask<?> task) {
+            throw new IllegalArgumentException("a RotaTask computes once and cannot be periodic: " + task
+                    + "; schedule a Runnable that submits a new task each period");
+        }
     }
 
     /** A refused schedule counts in the default group, as a refused execute does: its task would have run there. */
@@ -545,15 +572,23 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         if (currency.pool() != this) {
             throw new IllegalArgumentException(currency + " belongs to another pool than " + this.name);
         }
-        if (shutdownRequested) {
-            throw new RejectedExecutionException("pool " + this.name + " is shut down: no new group " + name);
-        }
+        refuseIfShutdown("group", name);
         Group core = engine.dispatcher().newGroup(name, currency.node, tickets, TaskGroup.DEFAULT_QUEUE_CAPACITY,
                 NAMED_GROUP_INBOX_CHUNK);
         TaskGroup group = new TaskGroup(this, core, currency);
         groups.removeIf(TaskGroup::isTerminated);        // else a pool that makes and ends groups keeps them all
         groups.add(group);
         return group;
+    }
+
+    /**
+     * Refuses a new group or currency once this pool is shut down: neither could ever serve a task.
+     * A shutdown that races the check leaves one that serves none, and terminates with the pool.
+     */
+    void refuseIfShutdown(String kind, String name) {
+        if (shutdownRequested) {
+            throw new RejectedExecutionException("pool " + this.name + " is shut down: no new " + kind + " " + name);
+        }
     }
 
     /** Inbox chunk of named groups: smaller than the default group's, as there may be many of them. */

@@ -6,8 +6,10 @@ import dev.rota.core.WorkerMask;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -107,7 +109,7 @@ public final class TaskGroup extends AbstractExecutorService {
     public void setTickets(long tickets) {
         dispatcher().withLedger(ledger -> {
             if (core.isTerminated()) {
-                throw new IllegalStateException(this + " has terminated");
+                throw new IllegalStateException(describe() + " has terminated");
             }
             ledger.setTickets(core.client(), tickets);
             return null;
@@ -135,10 +137,10 @@ public final class TaskGroup extends AbstractExecutorService {
     public Loan lendTo(TaskGroup borrower) {
         Objects.requireNonNull(borrower, "borrower");
         if (borrower == this) {
-            throw new IllegalArgumentException(this + " cannot lend to itself");
+            throw new IllegalArgumentException(describe() + " cannot lend to itself");
         }
         if (borrower.pool != pool) {
-            throw new IllegalArgumentException(borrower + " belongs to another pool than " + this);
+            throw new IllegalArgumentException(borrower.describe() + " belongs to another pool than " + describe());
         }
         return new Loan(dispatcher(), dispatcher().beginWait(core, borrower.core), this, borrower);
     }
@@ -171,7 +173,7 @@ public final class TaskGroup extends AbstractExecutorService {
             rejectionPolicy.rejected(task, this);
             return;
         }
-        throw new RejectedExecutionException(this + " is shut down: task rejected: " + task);
+        throw new RejectedExecutionException(describe() + " is shut down: task rejected: " + task);
     }
 
     /** Submits {@code task} and returns it, as {@code ForkJoinPool.submit(ForkJoinTask)} does. */
@@ -237,16 +239,24 @@ public final class TaskGroup extends AbstractExecutorService {
      * can give, it gets all of them and the other groups share the rest. Tasks queued elsewhere
      * already are taken over by those workers.
      *
-     * @throws IllegalArgumentException if no CPU is named, or a CPU has no worker of this pool (the message names it)
+     * @throws IllegalArgumentException if no CPU is named, a CPU is named twice, or a CPU has no
+     *                                  worker of this pool (the message names it)
+     * @throws IllegalStateException    if the group has terminated
      */
     public void restrictToCpus(int... cpus) {
         Objects.requireNonNull(cpus, "cpus");
         if (cpus.length == 0) {
-            throw new IllegalArgumentException("name at least one CPU for " + this);
+            throw new IllegalArgumentException("name at least one CPU for " + describe());
         }
+        refuseIfTerminated();
         List<CpuTopology.WorkerPlacement> placements = pool.topology().workers();
         List<Integer> workers = new ArrayList<>();
+        Set<Integer> named = new HashSet<>();
         for (int cpu : cpus) {
+            if (!named.add(cpu)) {
+                throw new IllegalArgumentException("CPU " + cpu + " is named twice for " + describe() + ": "
+                        + Arrays.toString(cpus));
+            }
             boolean found = false;
             for (CpuTopology.WorkerPlacement placement : placements) {
                 if (placement.cpu() == cpu) {
@@ -262,9 +272,25 @@ public final class TaskGroup extends AbstractExecutorService {
         core.restrictTo(WorkerMask.of(pool.workers(), workers.stream().mapToInt(Integer::intValue).toArray()));
     }
 
-    /** Lets this group run on every worker again. */
+    /**
+     * Lets this group run on every worker again.
+     *
+     * @throws IllegalStateException if the group has terminated
+     */
     public void allowAllCpus() {
+        refuseIfTerminated();
         core.restrictTo(WorkerMask.all(pool.workers()));
+    }
+
+    /**
+     * A terminated group has left its currency and runs nothing, so a change of its placement could
+     * only be lost: it is refused, as {@link #setTickets} is. A group that terminates just after this
+     * check keeps the mask, which then serves nothing.
+     */
+    private void refuseIfTerminated() {
+        if (core.isTerminated()) {
+            throw new IllegalStateException(describe() + " has terminated");
+        }
     }
 
     /** The CPUs whose workers may run this group's tasks, ascending. */
@@ -383,9 +409,21 @@ public final class TaskGroup extends AbstractExecutorService {
                 core.longestSliceNanos()));
     }
 
+    /** The group's name and pool, for messages. */
+    String describe() {
+        return "group " + name() + " of pool " + pool.name();
+    }
+
+    /**
+     * The group's name and pool, its run state ({@code Running}, {@code Shutting down},
+     * {@code Stopping} or {@code Terminated}) and its figures, as {@code ThreadPoolExecutor}'s
+     * {@code toString} gives them. Read without the dispatcher's lock, so the figures of a busy group
+     * are estimates taken at slightly different moments; {@link #stats()} reads them together.
+     */
     @Override
     public String toString() {
-        return "group " + name() + " of pool " + pool.name();
+        return describe() + "[" + core.stateName() + ", queued = " + core.queuedTasks() + ", completed = "
+                + core.completedTasks() + ", rejected = " + core.rejectedTasks() + ", slices = " + core.slices() + "]";
     }
 
     /**

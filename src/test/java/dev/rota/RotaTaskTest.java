@@ -601,6 +601,23 @@ class RotaTaskTest {
     }
 
     /**
+     * A RotaTask is done after its first run: scheduled periodically it would compute once and then
+     * run as nothing for ever, its future never done. Both periodic forms refuse it, naming it, and
+     * leave it unscheduled: it still runs once when submitted.
+     */
+    @Test
+    void aRotaTaskCannotBePeriodic() throws Exception {
+        RotaTask<Long> fib = new Fib(10);
+        String atFixedRate = assertThrows(IllegalArgumentException.class,
+                () -> pool.scheduleAtFixedRate(fib, 0, 1, TimeUnit.MILLISECONDS)).getMessage();
+        assertTrue(atFixedRate.contains(fib.toString()) && atFixedRate.contains("once"), atFixedRate);
+        assertThrows(IllegalArgumentException.class, () -> pool.scheduleWithFixedDelay(fib, 0, 1, TimeUnit.MILLISECONDS));
+        assertFalse(fib.isDone());
+        assertEquals(0, pool.defaultGroup().stats().rejectedTasks(), "bad input, not a refusal of the pool");
+        assertEquals(Fib.slow(10), pool.submit(fib).get(Liveness.SECONDS, TimeUnit.SECONDS));
+    }
+
+    /**
      * A RotaTask is a Runnable, so code that holds the pool as an {@code ExecutorService} submits it
      * through {@code submit(Runnable)}: the future is the task itself, as ForkJoinPool returns a
      * ForkJoinTask it is given, so that its get() reports what compute() threw.

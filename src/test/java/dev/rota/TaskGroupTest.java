@@ -307,6 +307,50 @@ class TaskGroupTest {
     }
 
     @Test
+    void aCpuNamedTwiceIsRejectedByNumber() {
+        TaskGroup group = pool.group("placed", 1);
+        int cpu = pool.topology().workers().get(0).cpu();
+        String message = rejectionOf(() -> group.restrictToCpus(cpu, cpu));
+        assertTrue(message.contains("CPU " + cpu + " is named twice"), message);
+        assertEquals(pool.topology().workers().stream().map(CpuTopology.WorkerPlacement::cpu).distinct().count(),
+                group.cpus().length, "a refused restriction changes nothing");
+    }
+
+    @Test
+    void aTerminatedGroupsPlacementCannotChange() throws Exception {
+        TaskGroup group = pool.group("ended", 1);
+        group.shutdown();
+        assertTrue(group.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        int cpu = pool.topology().workers().get(0).cpu();
+        String message = assertThrows(IllegalStateException.class, () -> group.restrictToCpus(cpu)).getMessage();
+        assertTrue(message.contains("ended") && message.contains("terminated"), message);
+        assertThrows(IllegalStateException.class, group::allowAllCpus);
+        assertThrows(IllegalStateException.class, () -> group.setTickets(2));
+    }
+
+    /** As ThreadPoolExecutor's: the run state and the counts, which a log line of the group should carry. */
+    @Test
+    void toStringGivesTheRunStateAndTheCounts() throws Exception {
+        TaskGroup group = pool.group("logged", 1);
+        assertEquals("group logged of pool " + pool.name() + "[Running, queued = 0, completed = 0, rejected = 0,"
+                + " slices = 0]", group.toString());
+        occupyEveryWorker();
+        group.execute(() -> { });
+        group.execute(() -> { });
+        group.shutdown();
+        assertTrue(group.toString().startsWith("group logged of pool " + pool.name() + "[Shutting down, queued = 2,"),
+                group.toString());
+        release.countDown();
+        assertTrue(group.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(group.toString().startsWith("group logged of pool " + pool.name() + "[Terminated, queued = 0,"
+                + " completed = 2, rejected = 0, slices = "), group.toString());
+        TaskGroup stopped = pool.group("stopped", 1);
+        stopped.shutdownNow();
+        assertTrue(stopped.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertTrue(stopped.toString().contains("[Terminated,"), stopped.toString());
+    }
+
+    @Test
     void poolShutdownShutsEveryGroupAndRefusesNewOnes() throws Exception {
         TaskGroup gold = pool.group("gold", 3);
         Future<Integer> queued = gold.submit(() -> 7);
@@ -317,6 +361,9 @@ class TaskGroupTest {
         assertTrue(pool.defaultGroup().isShutdown());
         assertThrows(RejectedExecutionException.class, () -> gold.execute(() -> {}));
         assertThrows(RejectedExecutionException.class, () -> pool.group("late", 1));
+        String refusal = assertThrows(RejectedExecutionException.class,
+                () -> pool.baseCurrency().newCurrency("late-currency", 1)).getMessage();
+        assertTrue(refusal.contains("late-currency"), refusal);
         assertEquals(7, queued.get(Liveness.SECONDS, TimeUnit.SECONDS));
         assertTrue(pool.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         assertTrue(gold.isTerminated());

@@ -315,6 +315,16 @@ public final class Group extends GroupActivationFields {
         return runState;
     }
 
+    /** The run state in words, for {@code toString}: as the pool's (G3). */
+    public String stateName() {
+        return switch (runState) {
+            case OPEN -> "Running";
+            case SHUTDOWN -> "Shutting down";
+            case STOP -> "Stopping";
+            default -> "Terminated";
+        };
+    }
+
     /**
      * True once a shutdownNow has drained this group's queues (E3). Read it before taking a task:
      * it is set after the drain found every deque empty, with every inbox's consumer token the

@@ -45,12 +45,15 @@ import java.util.function.IntFunction;
  *       when due.
  *       {@link #shutdownNow()}: everything pending is cancelled, and the tasks that never started
  *       are returned.
- *   <li>A due task that the sink refuses (or throws on) is cancelled, so its future completes
- *       instead of hanging: no accepted task is silently lost.
+ *   <li>A due task that the sink refuses is cancelled, so its future completes instead of
+ *       hanging: no accepted task is silently lost. One that the sink throws on (out of memory)
+ *       ends as a run that threw does, with that failure as the cause of its future's
+ *       {@link java.util.concurrent.ExecutionException}.
  *   <li>A timer thread that dies of an Error (out of memory) is replaced; where no thread can be
- *       started, the tasks it held are cancelled, so that every future completes and a shut-down
- *       scheduler still becomes idle. The Error goes to the timer's uncaught exception handler
- *       (the pool's, where it has one).
+ *       started, or the timers have died {@link #MAX_TIMER_DEATHS_IN_A_ROW} times after one
+ *       another with no task handed over, the tasks it held are cancelled, so that every future
+ *       completes and a shut-down scheduler still becomes idle. The Error goes to the timer's
+ *       uncaught exception handler (the pool's, where it has one).
  * </ul>
  */
 public final class DelayScheduler {
@@ -108,6 +111,10 @@ public final class DelayScheduler {
      *       takes every task out of the heap and cancels it (S4): no future waits for a timer that
      *       never comes, and a shut-down scheduler still reaches idle (I), so its pool terminates.
      *       The failure goes on to the dying thread's uncaught exception handler.
+     *   S7  timerDeathsInARow counts timers that died since a timer last finished a hand-off. Past
+     *       MAX_TIMER_DEATHS_IN_A_ROW, a dying timer is treated as one with no replacement to be had
+     *       (S6): the heap's tasks are cancelled, and the count starts again, so that the next
+     *       schedule call starts a timer, as it would after any other such death.
      *   I   idle == heap empty && handoffsInFlight == 0 && cancelsInFlight == 0. The sink's
      *       schedulerIdle() is called exactly once, by whichever thread first makes
      *       "runState != RUNNING && idle" true, after it has released the lock (the pool may call
@@ -125,6 +132,13 @@ public final class DelayScheduler {
 
     /** Delays and periods above this are clamped, keeping deadline differences far from overflow. */
     static final long MAX_DELAY_NANOS = 1L << 62;
+
+    /**
+     * Timers that may die one after another, none handing a task over, before the scheduler stops
+     * replacing them (S7): a failure that strikes every timer at once would otherwise start and kill
+     * threads without end, each reported to the handler.
+     */
+    static final int MAX_TIMER_DEATHS_IN_A_ROW = 3;
 
     /** Bounds how long the timer holds the lock when a burst of tasks comes due together. */
     private static final int MAX_HANDOFF_BATCH = 256;
@@ -148,6 +162,7 @@ public final class DelayScheduler {
     private int cancelsInFlight;               // under lock (S4)
     private boolean idleReported;              // under lock (I)
     private Thread timer;                      // under lock; null until the first schedule
+    private int timerDeathsInARow;             // under lock (S7)
     /** Times the timer returned from a wait; single writer (the timer), read by tests. */
     private volatile long timerWakeups;
 
@@ -335,6 +350,16 @@ public final class DelayScheduler {
         lock.lock();
         try {
             return heap.size() + handoffsInFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For the package's tests: periodic tasks handed over whose run has not begun (S5). */
+    int handedOverCount() {
+        lock.lock();
+        try {
+            return handedOver.size();
         } finally {
             lock.unlock();
         }
@@ -573,18 +598,22 @@ public final class DelayScheduler {
         }
     }
 
-    /** Outside the lock: passes each due task to the sink; a refused task is cancelled. */
+    /**
+     * Outside the lock: passes each due task to the sink; a refused task is cancelled, and one the
+     * sink threw on fails with what it threw.
+     */
     private void handOff(ScheduledTask<?>[] batch, int count) {
         for (int i = 0; i < count; i++) {
             ScheduledTask<?> task = batch[i];
-            if (!task.isDone() && !submitToSink(task)) {
-                task.cancel(false);
+            if (!task.isDone()) {
+                handOff(task);
             }
             batch[i] = null;   // only now: a task whose hand-off killed the timer is the recovery's to cancel
         }
         boolean reportIdle;
         lock.lock();
         try {
+            timerDeathsInARow = 0;                       // S7: this timer made progress
             handoffsInFlight = 0;
             settled.signalAll();
             reportIdle = claimIdleReport();
@@ -596,11 +625,21 @@ public final class DelayScheduler {
         }
     }
 
-    private boolean submitToSink(ScheduledTask<?> task) {
+    /**
+     * A task the sink refuses is cancelled, so that its future reports that it did not run. One the
+     * sink throws on (out of memory, most likely) ends with that failure as its cause instead, so
+     * that whoever waits for it learns why; the timer goes on with the next task.
+     */
+    private void handOff(ScheduledTask<?> task) {
+        boolean accepted;
         try {
-            return sink.submitDue(task);
+            accepted = sink.submitDue(task);
         } catch (RuntimeException | Error e) {
-            return false;   // the task is cancelled: its future reports that it did not run
+            task.handOffFailed(e);
+            return;
+        }
+        if (!accepted) {
+            task.cancel(false);
         }
     }
 
@@ -626,9 +665,14 @@ public final class DelayScheduler {
             timer = null;
             if (!heap.isEmpty()) {
                 try {
+                    if (++timerDeathsInARow > MAX_TIMER_DEATHS_IN_A_ROW) {
+                        throw new RejectedExecutionException("timer " + threadName + " died " + timerDeathsInARow
+                                + " times in a row without handing a task over: its tasks are cancelled");
+                    }
                     startTimerIfNeeded();
                 } catch (RejectedExecutionException noTimer) {
                     failure.addSuppressed(noTimer);
+                    timerDeathsInARow = 0;               // S7: the next schedule call tries afresh
                     stranded = heap.clear();             // S6: no task waits for a timer that never comes
                     cancelsInFlight += stranded.size();  // S4: idle only once they are cancelled
                 }

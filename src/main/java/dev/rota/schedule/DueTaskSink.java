@@ -14,7 +14,8 @@ public interface DueTaskSink {
      * one-shot tasks), refuses once it is stopped.
      *
      * @return false when the pool refuses; the scheduler then cancels the task, so that its future
-     *     reports the refusal instead of never completing. Throwing counts as refusing.
+     *     reports the refusal instead of never completing. Where this throws instead (out of memory),
+     *     the task's future fails with what it threw.
      */
     boolean submitDue(Runnable task);
 

@@ -160,6 +160,24 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         deadline = period > 0 ? deadline + period : System.nanoTime() - period;
     }
 
+    /**
+     * The sink threw on this task's hand-off: it ends as a run that threw does, with that failure,
+     * and leaves the scheduler as a cancelled task does (a periodic one its hand-off set, S5 of
+     * DelayScheduler). A RotaTask command, which never ran, is cancelled, so that its joiners are
+     * answered. Nothing changes where the task is done already (cancelled, or run by its future's
+     * run()).
+     */
+    void handOffFailed(Throwable failure) {
+        if (isDone()) {
+            return;
+        }
+        setException(failure);
+        scheduler.remove(this);
+        if (command != null) {
+            scheduler.commandCancelled(command);
+        }
+    }
+
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);

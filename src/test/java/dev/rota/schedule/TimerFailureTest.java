@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -74,6 +75,8 @@ class TimerFailureTest {
         final CountDownLatch timerStarting = new CountDownLatch(1);
         /** When set, the first timer waits in timerStarted() until it opens, then dies. */
         volatile CountDownLatch dieAtStartWhen;
+        /** While true, every timer dies as it starts. */
+        volatile boolean everyTimerDies;
         /** A command whose cancellation by the timer kills it. */
         volatile Runnable dieOnCancelOf;
         /** How many due tasks to hold before refusing the rest. */
@@ -86,6 +89,9 @@ class TimerFailureTest {
             CountDownLatch die = dieAtStartWhen;
             dieAtStartWhen = null;
             timerStarting.countDown();
+            if (everyTimerDies) {
+                throw death;
+            }
             if (die != null) {
                 awaitQuietly(die);
                 throw death;
@@ -255,6 +261,74 @@ class TimerFailureTest {
             assertThrows(CancellationException.class, () -> due.get(LIVENESS_SECONDS, SECONDS),
                     "the task whose hand-off killed the timer");
             assertEquals(0, scheduler.pendingCount());
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * A sink that throws an Error or a RuntimeException on a hand-off (out of memory, say) does not
+     * kill the timer: the task's future fails with what the sink threw, a periodic task leaves the
+     * hand-off set, and the timer hands the next task over.
+     */
+    @Test
+    void aDueTaskTheSinkThrowsOnFailsWithWhatItThrew() throws Exception {
+        FailingSink sink = new FailingSink();
+        TimerThreads threads = new TimerThreads();
+        DelayScheduler scheduler = new DelayScheduler(sink, "failing-sink", threads);
+        try {
+            for (Throwable thrown : List.of(new OutOfMemoryError("no room to queue: injected"),
+                    new IllegalStateException("the sink fails: injected"))) {
+                sink.submitFailure = thrown;
+                ScheduledFuture<?> oneShot = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+                ScheduledFuture<?> periodic = scheduler.scheduleAtFixedRate(() -> { }, 0, 1, HOURS);
+                for (ScheduledFuture<?> future : List.of(oneShot, periodic)) {
+                    ExecutionException failed = assertThrows(ExecutionException.class,
+                            () -> future.get(LIVENESS_SECONDS, SECONDS));
+                    assertSame(thrown, failed.getCause(), "why the task never ran");
+                }
+                assertEquals(0, scheduler.pendingCount());
+                assertEquals(0, scheduler.handedOverCount(), "a failed periodic hand-off left behind");
+            }
+            sink.submitFailure = null;
+            ScheduledFuture<?> next = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+            assertSame(next, sink.awaitHanded());
+            assertEquals(1, threads.made.size(), "the timer died of a failed hand-off");
+            assertEquals(null, threads.uncaught.get());
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * A failure that kills every timer as it starts is not met with new timers for ever: after
+     * {@link DelayScheduler#MAX_TIMER_DEATHS_IN_A_ROW} replacements die with no task handed over, the
+     * tasks are cancelled, as where no thread can be started. The next schedule call tries again.
+     */
+    @Test
+    void timersThatKeepDyingAreReplacedOnlySoOftenAndTheirTasksCancelled() throws Exception {
+        FailingSink sink = new FailingSink();
+        sink.everyTimerDies = true;
+        TimerThreads threads = new TimerThreads();
+        DelayScheduler scheduler = new DelayScheduler(sink, "dying-timer", threads);
+        try {
+            ScheduledFuture<?> due = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+            ScheduledFuture<?> later = scheduler.schedule(() -> { }, 1, HOURS);
+            for (ScheduledFuture<?> future : List.of(due, later)) {
+                assertThrows(CancellationException.class, () -> future.get(LIVENESS_SECONDS, SECONDS),
+                        "a task of timers that keep dying");
+            }
+            assertEquals(0, scheduler.pendingCount());
+            for (Thread thread : threads.made) {
+                thread.join(SECONDS.toMillis(LIVENESS_SECONDS));
+            }
+            assertEquals(1 + DelayScheduler.MAX_TIMER_DEATHS_IN_A_ROW, threads.made.size(),
+                    "the first timer and its replacements");
+            assertSame(sink.death, threads.uncaught.get());
+
+            sink.everyTimerDies = false;
+            ScheduledFuture<?> after = scheduler.schedule(() -> { }, 0, NANOSECONDS);
+            assertSame(after, sink.awaitHanded(), "the next schedule call's task, handed over by a new timer");
         } finally {
             scheduler.shutdownNow();
         }

@@ -147,7 +147,13 @@ public final class DelayScheduler {
     private final String threadName;
     /** Makes each timer thread, the first and any replacement (see runTimer). */
     private final ThreadFactory timerThreads;
-    private final AtomicLong sequencer = new AtomicLong();
+    /**
+     * Sequence numbers of every scheduler's tasks, as ScheduledThreadPoolExecutor's are: tasks of two
+     * pools that a user compares (in a queue of their own) are then ordered even at equal deadlines,
+     * and compareTo is 0 only for a task and itself. One increment per schedule call, beside the lock
+     * the call takes anyway.
+     */
+    private static final AtomicLong SEQUENCER = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when the heap's head gets earlier or when runState changes. */
     private final Condition timerWork = lock.newCondition();
@@ -510,7 +516,7 @@ public final class DelayScheduler {
     }
 
     private long nextSequence() {
-        return sequencer.getAndIncrement();
+        return SEQUENCER.getAndIncrement();
     }
 
     private static long deadlineAfter(long delay, TimeUnit unit) {

@@ -33,6 +33,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -684,6 +685,25 @@ class DelaySchedulerTest {
         Thread timer = scheduler.timerThread();
         timer.join(SECONDS.toMillis(LIVENESS_SECONDS));
         assertFalse(timer.isAlive());
+    }
+
+    /**
+     * Tasks of two schedulers compared with each other (in a user's own queue) are ordered even at
+     * equal deadlines: their sequence numbers, the tie-breaker, come from one count, so compareTo is
+     * 0 only for a task and itself.
+     */
+    @Test
+    void tasksOfTwoSchedulersNeverShareASequenceNumber() throws InterruptedException {
+        ExecutorSink otherSink = new ExecutorSink();
+        DelayScheduler other = new DelayScheduler(otherSink, "other-timer");
+        try {
+            ScheduledTask<?> mine = (ScheduledTask<?>) scheduler.schedule(() -> { }, 1, HOURS);
+            ScheduledTask<?> theirs = (ScheduledTask<?>) other.schedule(() -> { }, 1, HOURS);
+            assertNotEquals(mine.sequence(), theirs.sequence());
+        } finally {
+            other.shutdownNow();
+            otherSink.stop();
+        }
     }
 
     // ---- the sink ----------------------------------------------------------------------------

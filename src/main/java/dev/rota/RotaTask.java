@@ -6,6 +6,7 @@ import dev.rota.core.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -211,6 +212,34 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return join();
     }
 
+    /**
+     * Waits for this task as {@link #join()} does, helping meanwhile on a worker, but neither returns
+     * its result nor throws its exception or cancellation: read them afterwards through
+     * {@link #isCompletedNormally()}, {@link #getException()} or {@link #isCancelled()}, as with
+     * {@code ForkJoinTask.quietlyJoin()}.
+     */
+    public final void quietlyJoin() {
+        if (status == PENDING) {
+            awaitDone(false, false, 0L);
+        }
+    }
+
+    /** Runs this task in the calling thread if it has not run yet, then {@link #quietlyJoin()}s it. */
+    public final void quietlyInvoke() {
+        run();
+        quietlyJoin();
+    }
+
+    /**
+     * True when the calling thread runs tasks for a {@link RotaPool} (a worker, or a spare thread
+     * standing in for one), where {@link #fork()} pushes on the pool's own queues and {@link #join()}
+     * helps; false on any other thread, where a fork goes to {@link RotaPool#commonPool()}. As
+     * {@code ForkJoinTask.inForkJoinPool()}.
+     */
+    public static boolean inPool() {
+        return WorkerContext.runsTasks();
+    }
+
     /** Forks all but the first, runs the first here, then joins all; rethrows the first failure met. */
     public static void invokeAll(RotaTask<?>... tasks) {
         Objects.requireNonNull(tasks, "tasks");
@@ -237,6 +266,19 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         if (first != null) {
             throw RotaTask.<RuntimeException>rethrow(first);
         }
+    }
+
+    /**
+     * As {@link #invokeAll(RotaTask[])}, for a collection: forks all but the first, runs the first
+     * here, joins all in the collection's order and rethrows the first failure met. Returns
+     * {@code tasks}, as {@code ForkJoinTask.invokeAll(Collection)} does.
+     *
+     * @throws NullPointerException if {@code tasks} or one of them is null (the message gives its index)
+     */
+    public static <C extends Collection<? extends RotaTask<?>>> C invokeAll(C tasks) {
+        Objects.requireNonNull(tasks, "tasks");
+        invokeAll(tasks.toArray(new RotaTask<?>[0]));
+        return tasks;
     }
 
     /**

@@ -92,6 +92,77 @@ class RotaTaskTest {
         }
     }
 
+    /** ForkJoinTask.invokeAll(Collection): every task run, the collection returned, the first failure rethrown. */
+    @Test
+    void invokeAllOfACollectionRunsEveryTaskAndReturnsTheCollection() {
+        RuntimeException thrown = new IllegalStateException("the second fails");
+        List<Long> outcome = pool.invoke(new RotaTask<List<Long>>() {
+            @Override
+            protected List<Long> compute() {
+                List<Fib> fibs = List.of(new Fib(16), new Fib(14), new Fib(10));
+                assertSame(fibs, RotaTask.invokeAll(fibs));
+                List<RotaTask<Long>> mixed = List.of(new Fib(8), new RotaTask<>() {
+                    @Override
+                    protected Long compute() {
+                        throw thrown;
+                    }
+                }, new Fib(9));
+                assertSame(thrown, assertThrows(IllegalStateException.class, () -> RotaTask.invokeAll(mixed)));
+                assertTrue(mixed.get(0).isCompletedNormally() && mixed.get(2).isCompletedNormally(),
+                        "the tasks beside the failing one ran");
+                return fibs.stream().map(RotaTask::join).toList();
+            }
+        });
+        assertEquals(List.of(Fib.slow(16), Fib.slow(14), Fib.slow(10)), outcome);
+        List<RotaTask<?>> withNull = new java.util.ArrayList<>();
+        withNull.add(new Fib(3));
+        withNull.add(null);
+        String message = assertThrows(NullPointerException.class, () -> RotaTask.invokeAll(withNull)).getMessage();
+        assertTrue(message.contains("tasks[1]"), message);
+    }
+
+    /** ForkJoinTask.quietlyJoin()/quietlyInvoke(): wait, report nothing; the outcome is read afterwards. */
+    @Test
+    void quietlyJoinAndQuietlyInvokeWaitWithoutReportingTheOutcome() throws Exception {
+        RuntimeException thrown = new IllegalStateException("fails quietly");
+        class Failing extends RotaTask<Long> {
+            @Override
+            protected Long compute() {
+                throw thrown;
+            }
+        }
+        Failing failing = new Failing();
+        pool.execute(failing);
+        failing.quietlyJoin();
+        assertSame(thrown, failing.getException());
+
+        Failing invoked = new Failing();
+        invoked.quietlyInvoke();
+        assertSame(thrown, invoked.getException());
+
+        Fib cancelled = new Fib(10);
+        cancelled.cancel(false);
+        cancelled.quietlyJoin();
+        assertTrue(cancelled.isCancelled());
+
+        Fib fib = new Fib(20);
+        boolean[] onPool = new boolean[2];
+        pool.submit(new RotaTask<Void>() {
+            @Override
+            protected Void compute() {
+                onPool[0] = RotaTask.inPool();
+                fib.fork();
+                fib.quietlyJoin();
+                onPool[1] = fib.isCompletedNormally();
+                return null;
+            }
+        }).get(Liveness.SECONDS, TimeUnit.SECONDS);
+        assertTrue(onPool[0], "a pool worker runs tasks for a pool");
+        assertTrue(onPool[1], "quietlyJoin returned before the fork was done");
+        assertEquals(Fib.slow(20), fib.join());
+        assertFalse(RotaTask.inPool(), "the test's own thread");
+    }
+
     @Test
     void recursiveFibonacci() {
         assertEquals(Fib.slow(27), pool.invoke(new Fib(27)));

@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -311,11 +312,65 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return engine.isTerminated();
     }
 
+    /**
+     * Waits until this pool has terminated after a shutdown, or the timeout passes. The
+     * {@linkplain #commonPool() common pool} never terminates: there this is
+     * {@link #awaitQuiescence}, and returns false, as for {@code ForkJoinPool.commonPool()}.
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
+        if (common) {
+            awaitQuiescence(timeout, unit);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for the common pool to be quiescent");
+            }
+            return false;
+        }
         return engine.awaitTermination(timeout, unit);
     }
+
+    /**
+     * True when no task of this pool is queued and none runs, on a worker or a spare thread, as
+     * {@code ForkJoinPool.isQuiescent()}: a moment's answer, which a task submitted next changes.
+     * Delayed and periodic tasks that are not yet due do not count. A worker counts as running from
+     * when it takes a task until it parks, some microseconds after its last task.
+     */
+    public boolean isQuiescent() {
+        return engine.isQuiescent();
+    }
+
+    /**
+     * Waits until this pool is {@linkplain #isQuiescent() quiescent} or the timeout passes, as
+     * {@code ForkJoinPool.awaitQuiescence}; true when it is. Once this returns true, what every task
+     * that had run did is visible to the caller. Looks again at intervals growing from 10 µs to 1 ms.
+     * An interrupt ends the wait: this returns false, with the thread's interrupt status still set.
+     *
+     * @throws IllegalStateException from a task of this pool, which runs and so would wait for itself
+     *                               (ForkJoinPool helps the other tasks there instead: join them)
+     */
+    public boolean awaitQuiescence(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (WorkerContext.runsTasksFor(engine)) {
+            throw new IllegalStateException("a task of pool " + name + " cannot wait for the pool to be quiescent:"
+                    + " it is running itself; join the tasks it waits for instead");
+        }
+        long deadline = System.nanoTime() + Math.max(0, unit.toNanos(timeout));
+        long sleep = QUIESCENCE_FIRST_LOOK_NANOS;
+        while (!engine.isQuiescent()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            LockSupport.parkNanos(this, Math.min(sleep, left));
+            sleep = Math.min(sleep << 1, QUIESCENCE_LAST_LOOK_NANOS);
+        }
+        return true;
+    }
+
+    /** The first and the longest pause between two looks of {@link #awaitQuiescence}. */
+    private static final long QUIESCENCE_FIRST_LOOK_NANOS = 10_000;
+    private static final long QUIESCENCE_LAST_LOOK_NANOS = 1_000_000;
 
     /**
      * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed

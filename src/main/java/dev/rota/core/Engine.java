@@ -801,6 +801,63 @@ public final class Engine {
 
     // ---- observation --------------------------------------------------------------------------
 
+    /**
+     * True when, at one instant, no task of this pool was queued and none ran on a worker or a spare
+     * (as {@code ForkJoinPool.isQuiescent()}; delayed tasks not yet due are not counted). Two scans
+     * of the workers, with the queues read between them:
+     * <ul>
+     *   <li>Q1: a scan reads each worker's park state (volatile), then its count of tasks run. A
+     *       worker counts a task once it has returned and publishes PARKED only after that, so a
+     *       scan that sees a PARKED written after a task sees the task counted, and every write the
+     *       task made (the volatile read synchronizes with the write of PARKED).</li>
+     *   <li>Q2: a worker PARKED at both scans with the same count ran no task between them (a task
+     *       run in between is either still running at the second scan, ACTIVE, or counted), and so
+     *       moved none between queues either: only workers move tasks. The queues read between the
+     *       scans are then all that waits, less a task offered while they were read, which makes the
+     *       pool busy again after the instant this answers for, as any later submission does.</li>
+     *   <li>Q3: a spare that stands in counts as a participant from its assignment until its last
+     *       task has finished (S3 of SpareThreads), so {@code liveWorkers} above the workers that have
+     *       not exited, at either scan, is a task that runs. A worker that has exited runs nothing more.</li>
+     * </ul>
+     */
+    public boolean isQuiescent() {
+        if (isTerminated()) {
+            return true;
+        }
+        long[] runs = new long[workers.length];
+        if (!idleAtScan(runs, true)) {
+            return false;
+        }
+        for (Group group : dispatcher.groups()) {
+            if (group.queuedTasks() > 0) {
+                return false;
+            }
+        }
+        return idleAtScan(runs, false);
+    }
+
+    /** One scan of {@link #isQuiescent()}: the first records each worker's count in {@code runs}, the second compares. */
+    private boolean idleAtScan(long[] runs, boolean first) {
+        int notExited = 0;
+        for (int i = 0; i < workers.length; i++) {
+            Worker worker = workers[i];
+            if (worker.hasExited()) {
+                continue;
+            }
+            notExited++;
+            if (!worker.isParked()) {                    // Q1: the volatile read first
+                return false;
+            }
+            long counted = worker.tasksRun();
+            if (first) {
+                runs[i] = counted;
+            } else if (runs[i] != counted) {             // Q2
+                return false;
+            }
+        }
+        return liveWorkers.get() <= notExited;           // Q3: no spare stands in
+    }
+
     /** The worker at {@code index} (for a wake-up, and for the package's tests). */
     Worker worker(int index) {
         return workers[index];

@@ -574,6 +574,19 @@ final class Worker implements Runnable {
 
     // ---- running ------------------------------------------------------------------------------
 
+    /**
+     * For the package's jcstress tests, on a worker whose thread was never started: finds and runs
+     * one task as the duty cycle does; false when there was none.
+     */
+    boolean runOneTask() {
+        Runnable task = findTask();
+        if (task == null) {
+            return false;
+        }
+        runTask(task, sliceLane);
+        return true;
+    }
+
     private void runTask(Runnable task, Lane lane) {
         execute(task, lane);
         Thread.interrupted();                            // a late cancel(true) must not hit the next task

@@ -31,6 +31,13 @@ public final class WorkerContext {
         return w == null ? null : w.engine;
     }
 
+    /** True when the calling thread runs tasks for {@code engine}: one of its workers, or a spare standing in for one. */
+    public static boolean runsTasksFor(Engine engine) {
+        Thread t = Thread.currentThread();
+        return t instanceof WorkerThread wt ? wt.worker.engine == engine
+                : t instanceof SpareThreads.SpareThread st && st.spare.engine() == engine;
+    }
+
     /** True when the calling thread is a worker of {@code engine}. */
     public static boolean isWorkerOf(Engine engine) {
         Worker w = current();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -142,25 +143,14 @@ class QuiescenceTest {
             CountDownLatch blocking = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             pool.execute(() -> {
+                blocking.countDown();
                 try {
-                    RotaPool.managedBlock(new java.util.concurrent.ForkJoinPool.ManagedBlocker() {
-                        @Override
-                        public boolean block() throws InterruptedException {
-                            blocking.countDown();
-                            release.await();
-                            return true;
-                        }
-
-                        @Override
-                        public boolean isReleasable() {
-                            return release.getCount() == 0;
-                        }
-                    });
+                    RotaPool.managedBlock(new LatchBlocker(release));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             });
-            Liveness.await(blocking, "the task blocked");
+            Liveness.await(blocking, "the task about to block");
             assertEquals(7, pool.submit(() -> 7).get(Liveness.SECONDS, TimeUnit.SECONDS), "the spare runs tasks");
             assertFalse(pool.isQuiescent(), "the blocked task still runs");
             release.countDown();

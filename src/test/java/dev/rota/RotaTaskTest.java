@@ -66,6 +66,20 @@ class RotaTaskTest {
         }
     }
 
+    /** Throws the exception it is given from compute(). */
+    static final class Throwing<T> extends RotaTask<T> {
+        final RuntimeException thrown;
+
+        Throwing(RuntimeException thrown) {
+            this.thrown = thrown;
+        }
+
+        @Override
+        protected T compute() {
+            throw thrown;
+        }
+    }
+
     /** Sums the leaves of a binary tree of forks: every leaf counted once, total exact. */
     static final class Leaves extends RotaTask<Long> {
         final int lo;
@@ -101,12 +115,7 @@ class RotaTaskTest {
             protected List<Long> compute() {
                 List<Fib> fibs = List.of(new Fib(16), new Fib(14), new Fib(10));
                 assertSame(fibs, RotaTask.invokeAll(fibs));
-                List<RotaTask<Long>> mixed = List.of(new Fib(8), new RotaTask<>() {
-                    @Override
-                    protected Long compute() {
-                        throw thrown;
-                    }
-                }, new Fib(9));
+                List<RotaTask<Long>> mixed = List.of(new Fib(8), new Throwing<>(thrown), new Fib(9));
                 assertSame(thrown, assertThrows(IllegalStateException.class, () -> RotaTask.invokeAll(mixed)));
                 assertTrue(mixed.get(0).isCompletedNormally() && mixed.get(2).isCompletedNormally(),
                         "the tasks beside the failing one ran");
@@ -125,18 +134,12 @@ class RotaTaskTest {
     @Test
     void quietlyJoinAndQuietlyInvokeWaitWithoutReportingTheOutcome() throws Exception {
         RuntimeException thrown = new IllegalStateException("fails quietly");
-        class Failing extends RotaTask<Long> {
-            @Override
-            protected Long compute() {
-                throw thrown;
-            }
-        }
-        Failing failing = new Failing();
+        Throwing<Long> failing = new Throwing<>(thrown);
         pool.execute(failing);
         failing.quietlyJoin();
         assertSame(thrown, failing.getException());
 
-        Failing invoked = new Failing();
+        Throwing<Long> invoked = new Throwing<>(thrown);
         invoked.quietlyInvoke();
         assertSame(thrown, invoked.getException());
 
@@ -259,13 +262,8 @@ class RotaTaskTest {
 
     @Test
     void getWrapsTheExceptionAsFuturesDo() throws Exception {
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw new UnsupportedOperationException("nope");
-            }
-        }
-        RotaTask<Integer> task = pool.submit(new Failing());
+        RuntimeException thrown = new UnsupportedOperationException("nope");
+        RotaTask<Integer> task = pool.submit(new Throwing<Integer>(thrown));
         ExecutionException e = assertThrows(ExecutionException.class, () -> task.get(30, TimeUnit.SECONDS));
         assertInstanceOf(UnsupportedOperationException.class, e.getCause());
     }
@@ -540,15 +538,9 @@ class RotaTaskTest {
     @Test
     void theFutureOfSubmitWithAResultReportsTheTasksOutcome() throws Exception {
         RuntimeException thrown = new UnsupportedOperationException("nope");
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw thrown;
-            }
-        }
         TaskGroup group = pool.group("submitters", 100);
         for (ExecutorService executor : List.of(pool, group, group.submitOnly())) {
-            Future<String> failed = executor.submit(new Failing(), "done");
+            Future<String> failed = executor.submit(new Throwing<Integer>(thrown), "done");
             ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS),
                     "submit(task, result) through " + executor);
             assertSame(thrown, e.getCause(), "what compute() threw, through " + executor);
@@ -650,13 +642,7 @@ class RotaTaskTest {
     @Test
     void theFutureOfAScheduledRotaTaskReportsTheTasksOutcome() throws Exception {
         RuntimeException thrown = new UnsupportedOperationException("nope");
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw thrown;
-            }
-        }
-        ScheduledFuture<?> failed = pool.schedule(new Failing(), 1, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> failed = pool.schedule(new Throwing<Integer>(thrown), 1, TimeUnit.MILLISECONDS);
         ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS));
         assertSame(thrown, e.getCause(), "what compute() threw");
 
@@ -695,15 +681,10 @@ class RotaTaskTest {
      */
     @Test
     void submitAsARunnableReturnsTheTaskItselfAndReportsItsException() throws Exception {
-        class Failing extends RotaTask<Integer> {
-            @Override
-            protected Integer compute() {
-                throw new UnsupportedOperationException("nope");
-            }
-        }
+        RuntimeException thrown = new UnsupportedOperationException("nope");
         TaskGroup group = pool.group("submitters", 100);
         for (ExecutorService executor : List.of(pool, group, group.submitOnly())) {
-            RotaTask<Integer> task = new Failing();
+            RotaTask<Integer> task = new Throwing<Integer>(thrown);
             Future<?> future = executor.submit((Runnable) task);
             assertSame(task, future, "submit through " + executor);
             ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));

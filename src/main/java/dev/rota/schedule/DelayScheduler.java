@@ -111,7 +111,9 @@ public final class DelayScheduler {
      *       takes every task out of the heap and cancels it (S4): no future waits for a timer that
      *       never comes, and a shut-down scheduler still reaches idle (I), so its pool terminates.
      *       The failure goes on to the dying thread's uncaught exception handler.
-     *   S7  timerDeathsInARow counts timers that died since a timer last finished a hand-off. Past
+     *   S7  timerDeathsInARow counts timers that died one after another without handing a task to
+     *       the sink (timerHandedOver, written by the running timer and read by its own recovery; the
+     *       next timer is started after that, so it starts from false). Past
      *       MAX_TIMER_DEATHS_IN_A_ROW, a dying timer is treated as one with no replacement to be had
      *       (S6): the heap's tasks are cancelled, and the count starts again, so that the next
      *       schedule call starts a timer, as it would after any other such death.
@@ -169,6 +171,8 @@ public final class DelayScheduler {
     private boolean idleReported;              // under lock (I)
     private Thread timer;                      // under lock; null until the first schedule
     private int timerDeathsInARow;             // under lock (S7)
+    /** True once the running timer has handed a task to the sink; that timer thread's own (S7). */
+    private boolean timerHandedOver;
     /** Times the timer returned from a wait; single writer (the timer), read by tests. */
     private volatile long timerWakeups;
 
@@ -619,7 +623,6 @@ public final class DelayScheduler {
         boolean reportIdle;
         lock.lock();
         try {
-            timerDeathsInARow = 0;                       // S7: this timer made progress
             handoffsInFlight = 0;
             settled.signalAll();
             reportIdle = claimIdleReport();
@@ -644,7 +647,9 @@ public final class DelayScheduler {
             task.handOffFailed(e);
             return;
         }
-        if (!accepted) {
+        if (accepted) {
+            timerHandedOver = true;                      // S7: this timer made progress
+        } else {
             task.cancel(false);
         }
     }
@@ -669,9 +674,11 @@ public final class DelayScheduler {
             handoffsInFlight = 0;
             settled.signalAll();                         // S3: a shutdownNow may wait for this batch
             timer = null;
+            timerDeathsInARow = timerHandedOver ? 0 : timerDeathsInARow + 1; // S7: a death after progress is not counted
+            timerHandedOver = false;                     // the next timer's own, from its start
             if (!heap.isEmpty()) {
                 try {
-                    if (++timerDeathsInARow > MAX_TIMER_DEATHS_IN_A_ROW) {
+                    if (timerDeathsInARow > MAX_TIMER_DEATHS_IN_A_ROW) {
                         throw new RejectedExecutionException("timer " + threadName + " died " + timerDeathsInARow
                                 + " times in a row without handing a task over: its tasks are cancelled");
                     }

@@ -165,14 +165,17 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      * and leaves the scheduler as a cancelled task does (a periodic one its hand-off set, S5 of
      * DelayScheduler). A RotaTask command, which never ran, is cancelled, so that its joiners are
      * answered. Nothing changes where the task is done already (cancelled, or run by its future's
-     * run()).
+     * run()). It leaves the scheduler before its future completes, so that a waiter woken by the
+     * failure finds the scheduler without it. A user's run() of a one-shot task racing the hand-off
+     * may have begun the command meanwhile: the future then reports the failure, as it would a
+     * cancellation that won that race.
      */
     void handOffFailed(Throwable failure) {
         if (isDone()) {
             return;
         }
-        setException(failure);
         scheduler.remove(this);
+        setException(failure);
         if (command != null) {
             scheduler.commandCancelled(command);
         }

@@ -315,12 +315,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /**
      * Waits until this pool has terminated after a shutdown, or the timeout passes. The
      * {@linkplain #commonPool() common pool} never terminates: there this is
-     * {@link #awaitQuiescence}, and returns false, as for {@code ForkJoinPool.commonPool()}.
+     * {@link #awaitQuiescence}, and returns false, as for {@code ForkJoinPool.commonPool()}; from a
+     * task of the common pool, which cannot see it quiescent while it runs, it waits the whole
+     * timeout and returns false.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
-        if (common) {
+        if (common && !WorkerContext.runsTasksFor(engine)) {
             awaitQuiescence(timeout, unit);
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for the common pool to be quiescent");
@@ -333,18 +335,22 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     /**
      * True when no task of this pool is queued and none runs, on a worker or a spare thread, as
      * {@code ForkJoinPool.isQuiescent()}: a moment's answer, which a task submitted next changes.
-     * Delayed and periodic tasks that are not yet due do not count. A worker counts as running from
-     * when it takes a task until it parks, some microseconds after its last task.
+     * Delayed and periodic tasks count from their deadline on (due and still with the timer, too);
+     * before it they do not. A worker counts as running from when it takes a task until it parks,
+     * some microseconds after its last task.
      */
     public boolean isQuiescent() {
-        return engine.isQuiescent();
+        long timer = scheduler.quietStamp();             // before and after: no due task moved meanwhile
+        return timer >= 0 && engine.isQuiescent() && scheduler.quietStamp() == timer;
     }
 
     /**
      * Waits until this pool is {@linkplain #isQuiescent() quiescent} or the timeout passes, as
      * {@code ForkJoinPool.awaitQuiescence}; true when it is. Once this returns true, what every task
-     * that had run did is visible to the caller. Looks again at intervals growing from 10 µs to 1 ms.
-     * An interrupt ends the wait: this returns false, with the thread's interrupt status still set.
+     * that had run did is visible to the caller. Looks again at intervals growing from 10 µs to 1 ms;
+     * on a thread of another pool (Rota's or the JDK's), as a managed block, so that a spare runs that
+     * pool's tasks meanwhile. An interrupt ends the wait: this returns false, with the thread's
+     * interrupt status still set.
      *
      * @throws IllegalStateException from a task of this pool, which runs and so would wait for itself
      *                               (ForkJoinPool helps the other tasks there instead: join them)
@@ -355,17 +361,50 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             throw new IllegalStateException("a task of pool " + name + " cannot wait for the pool to be quiescent:"
                     + " it is running itself; join the tasks it waits for instead");
         }
-        long deadline = System.nanoTime() + Math.max(0, unit.toNanos(timeout));
-        long sleep = QUIESCENCE_FIRST_LOOK_NANOS;
-        while (!engine.isQuiescent()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || Thread.currentThread().isInterrupted()) {
-                return false;
+        QuiescenceWait wait = new QuiescenceWait(System.nanoTime() + Math.max(0, unit.toNanos(timeout)));
+        if (WorkerContext.runsTasks()) {
+            try {
+                RotaPool.managedBlock(wait);             // another pool's thread: a spare stands in meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();      // the wait ends with the interrupt still set
             }
-            LockSupport.parkNanos(this, Math.min(sleep, left));
-            sleep = Math.min(sleep << 1, QUIESCENCE_LAST_LOOK_NANOS);
+        } else {
+            while (!wait.isReleasable()) {
+                wait.block();
+            }
         }
-        return true;
+        return wait.quiescent;
+    }
+
+    /**
+     * The wait of {@link #awaitQuiescence}: each {@link #block()} pauses once, from 10 µs growing to
+     * 1 ms, and it is releasable once the pool is quiescent, the deadline has passed, or the thread
+     * is interrupted.
+     */
+    private final class QuiescenceWait implements ForkJoinPool.ManagedBlocker {
+        private final long deadline;
+        private long sleep = QUIESCENCE_FIRST_LOOK_NANOS;
+        boolean quiescent;
+
+        QuiescenceWait(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            quiescent = isQuiescent();
+            return quiescent || deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted();
+        }
+
+        @Override
+        public boolean block() {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(RotaPool.this, Math.min(sleep, left));
+                sleep = Math.min(sleep << 1, QUIESCENCE_LAST_LOOK_NANOS);
+            }
+            return isReleasable();
+        }
     }
 
     /** The first and the longest pause between two looks of {@link #awaitQuiescence}. */

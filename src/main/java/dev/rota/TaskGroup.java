@@ -422,7 +422,11 @@ public final class TaskGroup extends AbstractExecutorService {
      */
     @Override
     public String toString() {
-        return describe() + "[" + core.stateName() + ", queued = " + core.queuedTasks() + ", completed = "
+        // The default group is shut down with the engine, after the pool's own shutdown() has
+        // returned (the due delayed tasks first); meanwhile it is shutting down, as its pool says.
+        String state = this == pool.defaultGroup() && pool.isShutdown() && !core.isShutdown()
+                ? "Shutting down" : core.stateName();
+        return describe() + "[" + state + ", queued = " + core.queuedTasks() + ", completed = "
                 + core.completedTasks() + ", rejected = " + core.rejectedTasks() + ", slices = " + core.slices() + "]";
     }
 

@@ -158,6 +158,78 @@ class QuiescenceTest {
         }
     }
 
+    /**
+     * Q3: a spare's task that outlives the block it stood in for keeps the pool busy after the
+     * worker has gone back to sleep, although every worker is then parked.
+     */
+    @Test
+    void aSparesLastTaskKeepsThePoolBusyAfterItsWorkerParked() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            CountDownLatch releaseBlock = new CountDownLatch(1);
+            CountDownLatch blocking = new CountDownLatch(1);
+            Future<?> blocked = pool.submit(() -> {
+                blocking.countDown();
+                RotaPool.managedBlock(new LatchBlocker(releaseBlock));
+                return null;
+            });
+            Liveness.await(blocking, "the task about to block");
+            CountDownLatch onSpare = new CountDownLatch(1);
+            CountDownLatch releaseSpare = new CountDownLatch(1);
+            pool.execute(() -> {                         // runs on the spare: the worker is blocked
+                onSpare.countDown();
+                awaitQuietly(releaseSpare);
+            });
+            try {
+                Liveness.await(onSpare, "the spare's task started");
+                long parksBefore = pool.workerStats().getFirst().parks();
+                releaseBlock.countDown();
+                blocked.get(Liveness.SECONDS, TimeUnit.SECONDS);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+                while (pool.workerStats().getFirst().parks() == parksBefore) {
+                    assertTrue(System.nanoTime() < deadline, "the worker never parked after its block");
+                    Thread.sleep(1);
+                }
+                assertFalse(pool.isQuiescent(), "the spare's task still runs, every worker parked");
+            } finally {
+                releaseBlock.countDown();
+                releaseSpare.countDown();
+            }
+            assertTrue(pool.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** A task that is due counts, with the timer too: awaitQuiescence returns once it has run. */
+    @Test
+    void aDueTaskCountsFromItsDeadline() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            for (int round = 0; round < 200; round++) {
+                AtomicInteger ran = new AtomicInteger();
+                pool.schedule(ran::incrementAndGet, 0, TimeUnit.NANOSECONDS);
+                assertTrue(pool.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS), "round " + round);
+                assertEquals(1, ran.get(), "round " + round + ": quiescent before the due task ran");
+            }
+        }
+    }
+
+    /**
+     * On another pool's thread the wait is a managed block: a spare runs that pool's tasks meanwhile,
+     * so a pool of one worker goes on serving while its task waits for the other pool.
+     */
+    @Test
+    void aWaitFromAnotherPoolsTaskLetsThatPoolGoOn() throws Exception {
+        try (RotaPool waiting = RotaPool.builder().workers(1).build();
+             RotaPool busy = RotaPool.builder().workers(1).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            busy.execute(() -> awaitQuietly(release));
+            Future<Boolean> waiter = waiting.submit(() -> busy.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertEquals(7, waiting.submit(() -> 7).get(Liveness.SECONDS, TimeUnit.SECONDS),
+                    "the waiting pool's other task, run by a spare");
+            assertFalse(waiter.isDone());
+            release.countDown();
+            assertTrue(waiter.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
     @Test
     void delayedTasksNotYetDueDoNotCount() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(1).build()) {
@@ -210,6 +282,9 @@ class QuiescenceTest {
         }
         assertFalse(common.awaitTermination(1, TimeUnit.HOURS)); // the class's @Timeout fails a whole wait
         assertEquals(100, ran.get(), "every task ran before the wait ended");
+        boolean fromItsOwnTask = common.submit(() -> common.awaitTermination(10, TimeUnit.MILLISECONDS))
+                .get(Liveness.SECONDS, TimeUnit.SECONDS);
+        assertFalse(fromItsOwnTask, "a task of the common pool waits out the timeout, without throwing");
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -348,6 +349,20 @@ class TaskGroupTest {
         stopped.shutdownNow();
         assertTrue(stopped.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         assertTrue(stopped.toString().contains("[Terminated,"), stopped.toString());
+    }
+
+    /** The default group ends with its pool: shutting down while the pool's delayed tasks wait, as the pool says. */
+    @Test
+    void theDefaultGroupShutsDownWithItsPool() throws Exception {
+        try (RotaPool one = RotaPool.builder().workers(1).build()) {
+            ScheduledFuture<?> later = one.schedule(() -> { }, 1, TimeUnit.HOURS);
+            one.shutdown();
+            assertTrue(one.toString().contains("[Shutting down,"), one.toString());
+            assertTrue(one.defaultGroup().toString().contains("[Shutting down,"), one.defaultGroup().toString());
+            later.cancel(false);
+            assertTrue(one.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertTrue(one.defaultGroup().toString().contains("[Terminated,"), one.defaultGroup().toString());
+        }
     }
 
     @Test

@@ -817,7 +817,9 @@ public final class Engine {
      *       pool busy again after the instant this answers for, as any later submission does.</li>
      *   <li>Q3: a spare that stands in counts as a participant from its assignment until its last
      *       task has finished (S3 of SpareThreads), so {@code liveWorkers} above the workers that have
-     *       not exited, at either scan, is a task that runs. A worker that has exited runs nothing more.</li>
+     *       not exited, at either scan, is a task that runs. So is a worker that has published its
+     *       exit but still settles its leftover forks after shutdown: it leaves {@code liveWorkers}
+     *       only after that (E4).</li>
      * </ul>
      */
     public boolean isQuiescent() {

@@ -167,6 +167,7 @@ public final class DelayScheduler {
 
     private volatile int runState = RUNNING;   // written under lock (S1)
     private int handoffsInFlight;              // under lock (S3)
+    private long takenForHandOff;              // under lock: tasks taken out of the heap for hand-off, ever
     private int cancelsInFlight;               // under lock (S4)
     private boolean idleReported;              // under lock (I)
     private Thread timer;                      // under lock; null until the first schedule
@@ -360,6 +361,25 @@ public final class DelayScheduler {
         lock.lock();
         try {
             return heap.size() + handoffsInFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * For a pool's quiescence: -1 while a task is due in the heap or on its way to the sink, else
+     * the count of tasks taken out of the heap for hand-off so far. Two calls that return the same
+     * count, neither -1, saw no due task move to the sink between them: one due in between was
+     * still in the heap at the second call, and due.
+     */
+    public long quietStamp() {
+        lock.lock();
+        try {
+            if (handoffsInFlight > 0) {
+                return -1;
+            }
+            ScheduledTask<?> head = heap.peek();
+            return head != null && head.deadline() - System.nanoTime() <= 0 ? -1 : takenForHandOff;
         } finally {
             lock.unlock();
         }
@@ -584,6 +604,7 @@ public final class DelayScheduler {
                     // the recovery finds the task there and cancels it, in the heap or out of it.
                     batch[count++] = head;
                     handoffsInFlight = count;   // S3: still counted as ours until the sink has them
+                    takenForHandOff++;
                     if (head.isPeriodic()) {
                         handedOver.add(head);   // S5: before the sink has it, so its run can claim it
                     }

@@ -15,7 +15,8 @@ public interface DueTaskSink {
      *
      * @return false when the pool refuses; the scheduler then cancels the task, so that its future
      *     reports the refusal instead of never completing. Where this throws instead (out of memory),
-     *     the task's future fails with what it threw.
+     *     the task's future fails with what it threw; whatever state the failure left the pool in is
+     *     the pool's, which the scheduler does not repair.
      */
     boolean submitDue(Runnable task);
 

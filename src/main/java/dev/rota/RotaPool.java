@@ -368,10 +368,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();      // the wait ends with the interrupt still set
             }
-        } else {
-            while (!wait.isReleasable()) {
-                wait.block();
-            }
+        } else if (!wait.isReleasable()) {
+            boolean released;
+            do {
+                released = wait.block();                 // one pause, then a look
+            } while (!released);
         }
         return wait.quiescent;
     }

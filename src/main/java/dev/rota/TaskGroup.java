@@ -108,9 +108,7 @@ public final class TaskGroup extends AbstractExecutorService {
      */
     public void setTickets(long tickets) {
         dispatcher().withLedger(ledger -> {
-            if (core.isTerminated()) {
-                throw new IllegalStateException(describe() + " has terminated");
-            }
+            refuseIfTerminated();                        // read under the ledger's lock, as the change it guards
             ledger.setTickets(core.client(), tickets);
             return null;
         });

@@ -68,7 +68,7 @@ class GroupsNothingLostStressTest {
             for (int g = 0; g < GROUPS; g++) {
                 int group = g;
                 threads.add(Thread.ofPlatform().name("submitter-" + g).start(() -> {
-                    awaitQuietly(start);
+                    Liveness.awaitQuietly(start);
                     int first = group * TASKS_PER_GROUP;
                     int n = 0;
                     try {
@@ -84,7 +84,7 @@ class GroupsNothingLostStressTest {
                 }));
             }
             threads.add(Thread.ofPlatform().name("group-stopper").start(() -> {
-                awaitQuietly(start);
+                Liveness.awaitQuietly(start);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(groupDelay));
                 if (gently) {
                     groups[0].shutdown();
@@ -93,7 +93,7 @@ class GroupsNothingLostStressTest {
                 }
             }));
             threads.add(Thread.ofPlatform().name("pool-stopper").start(() -> {
-                awaitQuietly(start);
+                Liveness.awaitQuietly(start);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(poolDelay));
                 if (gently) {
                     pool.shutdown();
@@ -144,14 +144,6 @@ class GroupsNothingLostStressTest {
                 int expected = id < first + accepted[g] ? 1 : 0;
                 assertEquals(expected, counter.runs(id), "task #" + id + " of group " + g + "; " + counts);
             }
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -240,7 +240,7 @@ class ManagedBlockTest {
         CountDownLatch release = new CountDownLatch(1);
         pool.execute(() -> {
             running.countDown();
-            awaitUninterruptibly(stopped);
+            Liveness.awaitUninterruptibly(stopped);
             Thread.interrupted();                        // shutdownNow's interrupt, which this task ignores
             try {
                 RotaPool.managedBlock(new Signalling(blocks, release));
@@ -292,7 +292,7 @@ class ManagedBlockTest {
         @Override
         public boolean block() throws InterruptedException {
             blocks.countDown();
-            awaitUninterruptibly(release);
+            Liveness.awaitUninterruptibly(release);
             return true;
         }
 
@@ -321,23 +321,6 @@ class ManagedBlockTest {
         @Override
         public boolean isReleasable() {
             return done;
-        }
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (latch.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
-                    break;
-                }
-                throw new AssertionError("never released");
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -113,7 +113,7 @@ class NothingLostStressTest {
             for (int s = 0; s < SUBMITTERS; s++) {
                 int submitter = s;
                 threads.add(Thread.ofPlatform().name("submitter-" + s).start(() -> {
-                    awaitQuietly(start);
+                    Liveness.awaitQuietly(start);
                     int first = submitter * TASKS_PER_SUBMITTER;
                     int n = 0;
                     try {
@@ -132,7 +132,7 @@ class NothingLostStressTest {
                 }));
             }
             threads.add(Thread.ofPlatform().name("stopper").start(() -> {
-                awaitQuietly(start);
+                Liveness.awaitQuietly(start);
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(delayMicros));
                 returned.set(stop.stop(pool));
             }));
@@ -209,13 +209,5 @@ class NothingLostStressTest {
             n += flags.get(i);
         }
         return n;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -53,7 +53,7 @@ class QuiescenceTest {
             CountDownLatch release = new CountDownLatch(1);
             pool.execute(() -> {
                 started.countDown();
-                awaitQuietly(release);
+                Liveness.awaitQuietly(release);
             });
             Liveness.await(started, "the first task started");
             AtomicInteger ran = new AtomicInteger();
@@ -177,7 +177,7 @@ class QuiescenceTest {
             CountDownLatch releaseSpare = new CountDownLatch(1);
             pool.execute(() -> {                         // runs on the spare: the worker is blocked
                 onSpare.countDown();
-                awaitQuietly(releaseSpare);
+                Liveness.awaitQuietly(releaseSpare);
             });
             try {
                 Liveness.await(onSpare, "the spare's task started");
@@ -220,7 +220,7 @@ class QuiescenceTest {
         try (RotaPool waiting = RotaPool.builder().workers(1).build();
              RotaPool busy = RotaPool.builder().workers(1).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            busy.execute(() -> awaitQuietly(release));
+            busy.execute(() -> Liveness.awaitQuietly(release));
             Future<Boolean> waiter = waiting.submit(() -> busy.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS));
             assertEquals(7, waiting.submit(() -> 7).get(Liveness.SECONDS, TimeUnit.SECONDS),
                     "the waiting pool's other task, run by a spare");
@@ -257,7 +257,7 @@ class QuiescenceTest {
     void anInterruptEndsTheWaitAndStaysSet() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(1).build()) {
             CountDownLatch release = new CountDownLatch(1);
-            pool.execute(() -> awaitQuietly(release));
+            pool.execute(() -> Liveness.awaitQuietly(release));
             Thread.currentThread().interrupt();
             try {
                 assertFalse(pool.awaitQuiescence(1, TimeUnit.HOURS));
@@ -285,13 +285,5 @@ class QuiescenceTest {
         boolean fromItsOwnTask = common.submit(() -> common.awaitTermination(10, TimeUnit.MILLISECONDS))
                 .get(Liveness.SECONDS, TimeUnit.SECONDS);
         assertFalse(fromItsOwnTask, "a task of the common pool waits out the timeout, without throwing");
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

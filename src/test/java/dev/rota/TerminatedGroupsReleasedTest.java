@@ -60,7 +60,7 @@ class TerminatedGroupsReleasedTest {
         };
         withPool.execute(() -> {
             running.countDown();
-            awaitUninterruptibly(stopped);
+            Liveness.awaitUninterruptibly(stopped);
             leftover.fork();                             // after the drain: cancelled as the slice ends
         });
         Liveness.await(running, "the group's task started");
@@ -107,23 +107,6 @@ class TerminatedGroupsReleasedTest {
         borrower.shutdown();
         assertTrue(borrower.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         return new WeakReference<>(borrower.core.client());
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (latch.await(Liveness.SECONDS, TimeUnit.SECONDS)) {
-                    break;
-                }
-                throw new AssertionError("never released");
-            } catch (InterruptedException e) {
-                interrupted = true;                      // shutdownNow's interrupt: this task keeps waiting
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static WeakReference<TaskGroup> endedGroup(RotaPool pool) throws InterruptedException {

@@ -43,21 +43,13 @@ class UsageScenariosTest {
 
     private static final long LIVENESS = Liveness.SECONDS;
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Occupies a one-worker pool's worker with a task of a group of its own until {@code release} opens. */
     private static void holdTheOnlyWorker(RotaPool pool, String holderGroup, CountDownLatch release)
             throws InterruptedException {
         CountDownLatch started = new CountDownLatch(1);
         pool.group(holderGroup, 1).execute(() -> {
             started.countDown();
-            awaitQuietly(release);
+            Liveness.awaitQuietly(release);
         });
         Liveness.await(started, "the only worker held");
     }

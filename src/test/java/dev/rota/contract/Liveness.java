@@ -31,6 +31,39 @@ public final class Liveness {
                 what + ": still waiting for " + latch.getCount() + " after " + SECONDS + " s");
     }
 
+    /**
+     * For a task that holds its worker until {@code latch} opens: waits without a bound, and an
+     * interrupt (the pool's shutdownNow) ends the wait with the interrupt status set again.
+     */
+    public static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * For a task that must keep waiting through interrupts (a shutdownNow's) until {@code latch}
+     * opens: sets the interrupt status again once it has, and fails after {@link #SECONDS}.
+     */
+    public static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (latch.await(SECONDS, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new AssertionError("never released");
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public static void awaitTermination(ExecutorService pool) throws InterruptedException {
         if (!pool.awaitTermination(SECONDS, TimeUnit.SECONDS)) {
             fail(pool + " did not terminate within " + SECONDS + " s; threads:\n" + threadDump());

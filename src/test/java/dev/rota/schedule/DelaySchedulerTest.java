@@ -884,7 +884,7 @@ class DelaySchedulerTest {
         }
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
+    static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(LIVENESS_SECONDS, SECONDS);
         } catch (InterruptedException e) {

@@ -93,7 +93,7 @@ class TimerFailureTest {
                 throw death;
             }
             if (die != null) {
-                awaitQuietly(die);
+                DelaySchedulerTest.awaitQuietly(die);
                 throw death;
             }
         }
@@ -353,14 +353,6 @@ class TimerFailureTest {
             assertSame(task, sink.awaitHanded(), "the replacement timer hands the task over");
         } finally {
             scheduler.shutdownNow();
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(LIVENESS_SECONDS, SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

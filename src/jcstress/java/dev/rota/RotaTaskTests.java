@@ -16,8 +16,10 @@ import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * Completion of a {@link RotaTask} racing a waiter, a joiner, cancel, and a second run; and the
- * cancel of the future of {@code submit(task, result)} racing that future's run.
+ * Completion of a {@link RotaTask} racing a waiter, a joiner, cancel, and a second run; a
+ * completion from outside ({@code complete}, {@code completeExceptionally}) racing the run, another
+ * such completion, cancel, a waiter and a joiner; and the cancel of the future of
+ * {@code submit(task, result)} racing that future's run.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.RotaTaskTests.*'}
  */
 public final class RotaTaskTests {
@@ -271,6 +273,160 @@ public final class RotaTaskTests {
         public void after(II_Result r) {
             r.r1 = runs.get();
             r.r2 = doneWhenRun ? 1 : 0;
+        }
+    }
+
+    // ---- completion from outside compute() ----------------------------------------------------
+
+    /**
+     * {@code complete(7)} racing the run that computes 42: exactly one outcome wins, and join
+     * reports the winner's value, never the loser's. r1: what join reports; r2: complete's answer.
+     */
+    @JCStressTest
+    @Outcome(id = "42, 0", expect = ACCEPTABLE, desc = "the run completed first; complete changed nothing")
+    @Outcome(id = "7, 1", expect = ACCEPTABLE, desc = "complete won; the run's result is dropped")
+    @Outcome(expect = FORBIDDEN, desc = "join reports an outcome other than the one the winner wrote")
+    @State
+    public static class CompleteRacingRun {
+        final FortyTwo task = new FortyTwo();
+        boolean completed;
+
+        @Actor
+        public void runner() {
+            task.run();
+        }
+
+        @Actor
+        public void completer() {
+            completed = task.complete(7);
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r1 = task.join();
+            r.r2 = completed ? 1 : 0;
+        }
+    }
+
+    /**
+     * Two completions from outside at once, with different values: one wins, and join reports its
+     * value, never the value the loser held (the loser writes nothing). r1: join; r2, r3: the answers.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "the first completer won")
+    @Outcome(id = "2, 0, 1", expect = ACCEPTABLE, desc = "the second completer won")
+    @Outcome(expect = FORBIDDEN, desc = "both or neither won, or join reports the loser's value")
+    @State
+    public static class TwoCompletesRacing {
+        final FortyTwo task = new FortyTwo();
+        boolean first;
+        boolean second;
+
+        @Actor
+        public void one() {
+            first = task.complete(1);
+        }
+
+        @Actor
+        public void two() {
+            second = task.complete(2);
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r1 = task.join();
+            r.r2 = first ? 1 : 0;
+            r.r3 = second ? 1 : 0;
+        }
+    }
+
+    /** {@code completeExceptionally} racing cancel. r1: 1 failed, 2 cancelled; r2, r3: the answers. */
+    @JCStressTest
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "the failure was given first; cancel failed")
+    @Outcome(id = "2, 0, 1", expect = ACCEPTABLE, desc = "cancelled first; the failure changed nothing")
+    @Outcome(expect = FORBIDDEN, desc = "the outcome and the answers disagree")
+    @State
+    public static class CompleteExceptionallyRacingCancel {
+        final FortyTwo task = new FortyTwo();
+        final IllegalStateException failure = new IllegalStateException();
+        boolean failed;
+        boolean cancelled;
+
+        @Actor
+        public void completer() {
+            failed = task.completeExceptionally(failure);
+        }
+
+        @Actor
+        public void canceller() {
+            cancelled = task.cancel(false);
+        }
+
+        @Arbiter
+        public void after(III_Result r) {
+            r.r1 = task.isCancelled() ? 2 : task.getException() == failure ? 1 : 0;
+            r.r2 = failed ? 1 : 0;
+            r.r3 = cancelled ? 1 : 0;
+        }
+    }
+
+    /**
+     * The given value's publication: a joiner that sees the task done reads the value written before
+     * the status CAS. r1: what join reports, 0 for none seen, -1 when not done yet.
+     */
+    @JCStressTest
+    @Outcome(id = "7", expect = ACCEPTABLE, desc = "done, and the given value seen")
+    @Outcome(id = "-1", expect = ACCEPTABLE, desc = "not done yet when the joiner looked")
+    @Outcome(id = "0", expect = FORBIDDEN, desc = "done, yet the value given before the status is not seen")
+    @State
+    public static class JoinRacingComplete {
+        final FortyTwo task = new FortyTwo();
+
+        @Actor
+        public void completer() {
+            task.complete(7);
+        }
+
+        @Actor
+        public void joiner(I_Result r) {
+            if (!task.isDone()) {
+                r.r1 = -1;
+                return;
+            }
+            Integer result = task.join();
+            r.r1 = result == null ? 0 : result;
+        }
+    }
+
+    /** As {@link CompletionRacingWaiter}, for {@code complete}: r1: the waiter waits; r2: it was notified. */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "the waiter saw the task done and did not wait")
+    @Outcome(id = "false, true", expect = ACCEPTABLE, desc = "saw it done; a notification went out anyway")
+    @Outcome(id = "true, true", expect = ACCEPTABLE, desc = "the waiter waits and is notified")
+    @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost wake-up: waits for a completion that never notifies")
+    @State
+    public static class CompleteRacingWaiter {
+        final FortyTwo task = new FortyTwo();
+        boolean wouldWait;
+
+        @Actor
+        public void completer() {
+            task.complete(7);
+        }
+
+        @Actor
+        public void waiter() {
+            synchronized (task) {
+                wouldWait = task.prepareToWait();
+            }
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = wouldWait;
+            synchronized (task) {
+                r.r2 = task.wakeups > 0;
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
@@ -62,8 +63,9 @@ import java.util.concurrent.TimeoutException;
  */
 public abstract class RotaTask<T> implements Future<T>, Runnable {
     /*
-     * status: PENDING until done; then NORMAL, EXCEPTIONAL or CANCELLED, written once with a CAS
-     * (cancel races completion). result and failure are written before that CAS and read after a
+     * status: PENDING until done; then NORMAL, EXCEPTIONAL or CANCELLED (the first two with GIVEN
+     * set for an outcome handed in from outside, see given below), written once with a CAS (cancel
+     * and complete() race the run). result and failure are written before that CAS and read after a
      * volatile read of status that saw it (release/acquire through the volatile field).
      * waiters: set by a thread about to wait on this task's monitor, before it re-reads status;
      * completion writes status, then reads waiters: both volatile, so either the waiter sees the
@@ -76,6 +78,12 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * compute, and the loser of the status CAS would still write result and failure after the
      * winner had published them, so join() could report an outcome other than the one status says.
      * With it, result and failure are written by one thread only, before the status CAS.
+     * given: the outcome handed in by complete() or completeExceptionally(), which may be called
+     * while compute() runs, so it has a field of its own: run() never writes it and completers never
+     * write result or failure. Completers take this task's monitor, so that one at a time writes
+     * given and then CASes status from PENDING to NORMAL or EXCEPTIONAL with the GIVEN bit set; a
+     * completer that finds status no longer PENDING under the monitor writes nothing. The bit tells
+     * readers which field holds the outcome. The hot path, run(), stays one CAS.
      * group and delayed (the binding): written by the thread that forks, submits or schedules the
      * task, delayed first, then group with a release store; a join reads group with an acquire load,
      * then delayed, so it sees the pair one binding wrote. A join may begin before the binding (the
@@ -87,6 +95,10 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private static final int NORMAL = 1;
     private static final int EXCEPTIONAL = 2;
     private static final int CANCELLED = 3;
+    /** Set with NORMAL or EXCEPTIONAL when {@link #given} holds the outcome: see the class comment. */
+    private static final int GIVEN = 4;
+    /** The outcome without {@link #GIVEN}: NORMAL, EXCEPTIONAL or CANCELLED. */
+    private static final int OUTCOME = 3;
     /** Not a status: what {@code awaitDone} returns for an interrupted {@code get()}. */
     private static final int INTERRUPTED = -1;
     /** Not a status: what {@code awaitDone} returns for a timed {@code get} whose deadline passed. */
@@ -123,6 +135,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     private ArrayList<Runnable> doneActions;
     private T result;
     private Throwable failure;
+    /** The value or the failure handed in by {@link #complete} or {@link #completeExceptionally}. */
+    private Object given;
     /**
      * The group this task belongs to: set when a group accepts it (as itself, or inside the future
      * of {@code submit(task, result)}) or it is forked, before it is published to a queue (whose
@@ -164,6 +178,78 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
             RotaPool.commonPool().execute(this);
         }
         return this;
+    }
+
+    /**
+     * Takes this task back if it is still the newest task the calling thread has forked and nobody
+     * has taken it since, as {@code ForkJoinTask.tryUnfork} does: it is then in no queue, and runs
+     * only if run again (by {@link #invoke()}, say, or a {@link #compute()} of the caller's own).
+     * False, changing nothing, otherwise: the task was taken by another thread, other forks were
+     * pushed after it, or the calling thread runs no pool's tasks.
+     */
+    public final boolean tryUnfork() {
+        return WorkerContext.tryUnpush(this);
+    }
+
+    /**
+     * An estimate of how many more tasks the calling worker has forked and not yet run than its
+     * pool has idle workers to steal them, as {@code ForkJoinTask.getSurplusQueuedTaskCount} gives:
+     * the tasks on the worker's own queue of the running task's group less the workers that are
+     * parked, or 0 when there are more of those. A divide-and-conquer task can split while this is
+     * small and compute directly once it is a few tasks. 0 on any thread that is not a pool's
+     * worker (a spare thread has no queue of its own).
+     */
+    public static int getSurplusQueuedTaskCount() {
+        return WorkerContext.surplusQueuedTasks();
+    }
+
+    /**
+     * A task that runs {@code runnable} and returns null, as {@code ForkJoinTask.adapt(Runnable)}:
+     * what it throws is the task's failure.
+     *
+     * @throws NullPointerException if {@code runnable} is null
+     */
+    public static RotaTask<?> adapt(Runnable runnable) {
+        return adapt(runnable, null);
+    }
+
+    /**
+     * A task that runs {@code runnable} and returns {@code result}, as
+     * {@code ForkJoinTask.adapt(Runnable, T)}.
+     *
+     * @throws NullPointerException if {@code runnable} is null
+     */
+    public static <T> RotaTask<T> adapt(Runnable runnable, T result) {
+        Objects.requireNonNull(runnable, "runnable");
+        return new RotaTask<>() {
+            @Override
+            protected T compute() {
+                runnable.run();
+                return result;
+            }
+        };
+    }
+
+    /**
+     * A task that returns what {@code callable} returns, as {@code ForkJoinTask.adapt(Callable)};
+     * what it throws is the task's failure as it is, a checked exception too: {@code get()} reports
+     * it as the cause of an {@link ExecutionException}, and {@code join()} rethrows it unwrapped,
+     * where {@code ForkJoinTask}'s join wraps a checked one in a {@code RuntimeException}.
+     *
+     * @throws NullPointerException if {@code callable} is null
+     */
+    public static <T> RotaTask<T> adapt(Callable<? extends T> callable) {
+        Objects.requireNonNull(callable, "callable");
+        return new RotaTask<>() {
+            @Override
+            protected T compute() {
+                try {
+                    return callable.call();
+                } catch (Exception e) {
+                    throw RotaTask.<RuntimeException>rethrow(e); // as it is: run() records it
+                }
+            }
+        };
     }
 
     /** Called when a group accepts this task, or one of its tasks forks it. */
@@ -304,19 +390,81 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         try {
             value = compute();
         } catch (Throwable t) {
-            complete(EXCEPTIONAL, null, t);
+            finishRun(EXCEPTIONAL, null, t);
             return;
         }
-        complete(NORMAL, value, null);
+        finishRun(NORMAL, value, null);
     }
 
-    /** Only run() calls this, once; a cancel that won meanwhile keeps CANCELLED. */
-    private void complete(int outcome, T value, Throwable thrown) {
+    /**
+     * Only run() calls this, once; a cancel or a {@link #complete} that won meanwhile keeps its
+     * outcome, and this one is dropped.
+     */
+    private void finishRun(int outcome, T value, Throwable thrown) {
         result = value;
         failure = thrown;
         if (STATUS.compareAndSet(this, PENDING, outcome)) {
             wakeWaiters();
         }
+    }
+
+    // ---- completion from outside compute() ----------------------------------------------------
+
+    /**
+     * Completes this task normally with {@code value}, unless it is done already, as
+     * {@code ForkJoinTask.complete} does: its joiners return {@code value}, and {@code compute()}
+     * does not run if it has not started (a copy of the task still queued is skipped when a worker
+     * reaches it). A {@code compute()} under way goes on, and its outcome is dropped. Returns true
+     * when this call completed the task; false, changing nothing, when it was done already
+     * (completed, completed by another call, or cancelled).
+     */
+    public final boolean complete(T value) {
+        return completeFromOutside(NORMAL, value);
+    }
+
+    /**
+     * Completes this task with {@code failure}, unless it is done already: {@code join()} and
+     * {@code invoke()} then throw {@code failure} itself, as they throw what {@code compute()}
+     * throws (a checked exception too, where {@code ForkJoinTask} wraps it in a
+     * {@code RuntimeException}), and {@code get()} throws an {@link ExecutionException} with it as
+     * the cause. As {@link #complete} otherwise.
+     *
+     * @throws NullPointerException if {@code failure} is null
+     */
+    public final boolean completeExceptionally(Throwable failure) {
+        Objects.requireNonNull(failure, "failure");
+        return completeFromOutside(EXCEPTIONAL, failure);
+    }
+
+    /** {@link #complete}{@code (null)}: completes this task normally, without a result, unless it is done. */
+    public final void quietlyComplete() {
+        completeFromOutside(NORMAL, null);
+    }
+
+    /** See the class comment on {@code given}: one completer at a time, under this task's monitor. */
+    private boolean completeFromOutside(int outcome, Object value) {
+        synchronized (this) {
+            if (status != PENDING) {
+                return false;                            // done: given is never written after that
+            }
+            given = value;
+            if (!STATUS.compareAndSet(this, PENDING, outcome | GIVEN)) {
+                return false;                            // run() or cancel won; given stays unread
+            }
+        }
+        wakeWaiters();                                   // outside the monitor: it runs done actions
+        return true;
+    }
+
+    /** The result a status of NORMAL (with or without GIVEN) reports. */
+    @SuppressWarnings("unchecked")
+    private T resultFor(int s) {
+        return (s & GIVEN) != 0 ? (T) given : result;
+    }
+
+    /** The failure a status of EXCEPTIONAL (with or without GIVEN) reports. */
+    private Throwable failureFor(int s) {
+        return (s & GIVEN) != 0 ? (Throwable) given : failure;
     }
 
     /**
@@ -502,13 +650,14 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     }
 
     private T reportForJoin(int s) {
-        if (s == NORMAL) {
-            return result;
+        int outcome = s & OUTCOME;
+        if (outcome == NORMAL) {
+            return resultFor(s);
         }
-        if (s == CANCELLED) {
+        if (outcome == CANCELLED) {
             throw new CancellationException("task was cancelled");
         }
-        throw RotaTask.<RuntimeException>rethrow(failure);
+        throw RotaTask.<RuntimeException>rethrow(failureFor(s));
     }
 
     // ---- Future -------------------------------------------------------------------------------
@@ -532,9 +681,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * For a shutdownNow that drained this task from a queue: cancels it if it never started, so that
      * no joiner waits for a run that will not come, and says whether it did. The run is claimed first,
      * as run() claims it, so that no run computes the task afterwards and a task returned as never
-     * started never starts. False for a task done already (cancelled by the user, or run through
-     * another call, as an invoke() of a task also submitted) or started by a run elsewhere, which
-     * completes it.
+     * started never starts. False for a task done already (cancelled or completed by the user, or
+     * run through another call, as an invoke() of a task also submitted) or started by a run
+     * elsewhere, which completes it.
      */
     final boolean cancelUnstarted() {
         if (status != PENDING || !STARTED.compareAndSet(this, false, true)) {
@@ -558,18 +707,22 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     }
 
     public final boolean isCompletedNormally() {
-        return status == NORMAL;
+        return (status & OUTCOME) == NORMAL;
     }
 
     public final boolean isCompletedAbnormally() {
-        int s = status;
-        return s == EXCEPTIONAL || s == CANCELLED;
+        int outcome = status & OUTCOME;
+        return outcome == EXCEPTIONAL || outcome == CANCELLED;
     }
 
-    /** The exception thrown by compute(), a {@link CancellationException} if cancelled, or null. */
+    /**
+     * The exception thrown by compute() or given to {@link #completeExceptionally}, a
+     * {@link CancellationException} if cancelled, or null.
+     */
     public final Throwable getException() {
         int s = status;
-        return s == EXCEPTIONAL ? failure : s == CANCELLED ? new CancellationException() : null;
+        int outcome = s & OUTCOME;
+        return outcome == EXCEPTIONAL ? failureFor(s) : outcome == CANCELLED ? new CancellationException() : null;
     }
 
     /**
@@ -613,22 +766,23 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     }
 
     private T reportForGet(int s) throws ExecutionException {
-        if (s == NORMAL) {
-            return result;
+        int outcome = s & OUTCOME;
+        if (outcome == NORMAL) {
+            return resultFor(s);
         }
-        if (s == CANCELLED) {
+        if (outcome == CANCELLED) {
             throw new CancellationException("task was cancelled");
         }
-        throw new ExecutionException(failure);
+        throw new ExecutionException(failureFor(s));
     }
 
     @Override
     public String toString() {
         int s = status;
-        String state = switch (s) {
+        String state = switch (s & OUTCOME) {
             case PENDING -> "pending";
             case NORMAL -> "completed normally";
-            case EXCEPTIONAL -> "completed exceptionally: " + failure;
+            case EXCEPTIONAL -> "completed exceptionally: " + failureFor(s);
             default -> "cancelled";
         };
         return super.toString() + "[" + state + "]";

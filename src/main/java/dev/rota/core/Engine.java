@@ -247,6 +247,11 @@ public final class Engine {
         }
     }
 
+    /** The workers parked or about to park (W3): an estimate, never below those parked. */
+    int parkedWorkers() {
+        return parkedCount.get();
+    }
+
     void parkedCountIncrement() {
         parkedCount.incrementAndGet();
     }

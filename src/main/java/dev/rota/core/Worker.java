@@ -696,7 +696,7 @@ final class Worker implements Runnable {
      * takes from that lane (it counted as queued there); false, without running it, otherwise.
      */
     boolean runIfUnpushed(Runnable task) {
-        Lane lane = currentLane != null ? currentLane : sliceLane;
+        Lane lane = forkLane();
         if (lane == null || !lane.deque.tryUnpush(task)) {
             return false;
         }
@@ -704,9 +704,26 @@ final class Worker implements Runnable {
         return true;
     }
 
+    /** Owner only: pops {@code task} if it is the newest on the running task's deque, without running it. */
+    boolean tryUnpush(Runnable task) {
+        Lane lane = forkLane();
+        return lane != null && lane.deque.tryUnpush(task);
+    }
+
+    /** Owner only: the tasks on the running task's deque beyond the pool's parked workers, or 0. */
+    int surplusQueuedTasks() {
+        Lane lane = forkLane();
+        return lane == null ? 0 : Math.max(0, lane.deque.size() - engine.parkedWorkers());
+    }
+
+    /** Owner only: the lane a fork of the running task goes to; null when no task or slice runs here. */
+    private Lane forkLane() {
+        return currentLane != null ? currentLane : sliceLane;
+    }
+
     /** Owner only: pushes a forked task on this worker's deque of the forking task's group. */
     void pushLocal(Runnable task) {
-        Lane lane = currentLane != null ? currentLane : sliceLane;
+        Lane lane = forkLane();
         if (lane == null) {
             lane = engine.defaultGroup().lanes[index];
         }

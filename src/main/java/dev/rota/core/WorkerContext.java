@@ -107,6 +107,28 @@ public final class WorkerContext {
     }
 
     /**
+     * Takes {@code task} back, without running it, if it is the newest on the calling worker's deque
+     * of the running task's group, or among the calling spare's deferred forks; false otherwise, and
+     * on any other thread. Taken back, it no longer counts in its group's {@code queuedTasks()}.
+     */
+    public static boolean tryUnpush(Runnable task) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.tryUnpush(task);
+        }
+        return t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushDeferred(task);
+    }
+
+    /**
+     * The tasks on the calling worker's deque of the running task's group beyond the pool's parked
+     * workers, or 0 (see {@code RotaTask.getSurplusQueuedTaskCount}); 0 on any other thread.
+     */
+    public static int surplusQueuedTasks() {
+        Worker w = current();
+        return w == null ? 0 : w.surplusQueuedTasks();
+    }
+
+    /**
      * Runs {@code task}, a fork that its group refused on the calling spare (which has no deque):
      * in place, within a bounded nesting (see {@link SpareThreads}, S6).
      */

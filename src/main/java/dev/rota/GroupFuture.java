@@ -28,17 +28,21 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
     private volatile boolean interruptRequested;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
     private final RotaTask<?> rotaTask;
+    /** What this future of a RotaTask gives when the task completes normally ({@code submit(task, result)}). */
+    private final V result;
 
     GroupFuture(Callable<V> callable, Group group) {
         super(callable);
         this.group = group;
         this.rotaTask = null;
+        this.result = null;
     }
 
     GroupFuture(Runnable runnable, V result, Group group) {
         super(runnable, result);
         this.group = group;
         this.rotaTask = runnable instanceof RotaTask<?> task ? task : null;
+        this.result = result;
     }
 
     /** The RotaTask this future runs, or null when it runs another kind of task. */
@@ -54,6 +58,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
         } else {
             rotaTask.whenDone(() -> settleWith(value));
         }
+    }
+
+    /**
+     * Completes this future with its RotaTask, without running it: at once if the task is done,
+     * else when the run that holds it ends. For a drained future whose task was done or running
+     * elsewhere (a user's cancel of this future cancelled the task too, and this future stays so).
+     */
+    private void settleWithTask() {
+        rotaTask.whenDone(() -> settleWith(result));
     }
 
     /** Completes this future with the outcome of its RotaTask, which is done; nothing if this future is done. */
@@ -90,14 +103,22 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
     /**
      * For a shutdownNow that drained {@code task} from a queue: cancels it where a waiter would
      * otherwise wait for ever (a RotaTask, or this future of one) and says whether it never started,
-     * so that it is returned. A RotaTask done already, or started by a run elsewhere, is not.
+     * so that it is returned. A RotaTask done already (run elsewhere, completed or cancelled by the
+     * user), or started by a run elsewhere, is not; nor is this future of one, which then completes
+     * with the task, at once or when that run ends, as its own run would have made it: cancelling it
+     * would report a task cancelled that completed.
      */
     static boolean settleDrained(Runnable task) {
         if (task instanceof RotaTask<?> forked) {
             return forked.cancelUnstarted();
         }
         if (task instanceof GroupFuture<?> future && future.rotaTask != null) {
-            return future.cancel(false);
+            if (future.rotaTask.cancelUnstarted()) {
+                future.cancel(false);                    // the task's started claim is taken: it never runs
+                return true;
+            }
+            future.settleWithTask();                     // done or running elsewhere
+            return false;
         }
         return true;
     }

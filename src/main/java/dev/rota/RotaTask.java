@@ -152,6 +152,12 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * Written just before {@link #group}.
      */
     private boolean delayed;
+    /**
+     * The pool thread that last forked this task onto its own queue; written by that thread before
+     * the push and read by {@link #tryUnfork()}, which compares it with the calling thread, so only
+     * that thread's own write decides a match. Cleared when a group accepts the task as a submission.
+     */
+    private Thread forker;
 
     /** The computation performed by this task. */
     protected abstract T compute();
@@ -171,6 +177,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         Group current = WorkerContext.currentGroup();
         if (current != null) {
             bindGroup(current);
+            forker = Thread.currentThread();             // before the push publishes it: see tryUnfork
             if (!WorkerContext.pushLocal(this) && current.offer(this) != Group.ACCEPTED) {
                 WorkerContext.runRefusedFork(this);      // refused: runs in place (see above)
             }
@@ -188,16 +195,20 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * pushed after it, or the calling thread runs no pool's tasks.
      */
     public final boolean tryUnfork() {
-        return WorkerContext.tryUnpush(this);
+        // Only the forking thread's own fork: a worker's deque also holds tasks it moved out of its
+        // inbox, submissions that nobody else may take out of the queues without running them.
+        return forker == Thread.currentThread() && WorkerContext.tryUnpush(this);
     }
 
     /**
-     * An estimate of how many more tasks the calling worker has forked and not yet run than its
-     * pool has idle workers to steal them, as {@code ForkJoinTask.getSurplusQueuedTaskCount} gives:
-     * the tasks on the worker's own queue of the running task's group less the workers that are
-     * parked, or 0 when there are more of those. A divide-and-conquer task can split while this is
-     * small and compute directly once it is a few tasks. 0 on any thread that is not a pool's
-     * worker (a spare thread has no queue of its own).
+     * An estimate of how many more tasks wait on the calling worker's own queue than its pool has
+     * idle workers to steal them, as {@code ForkJoinTask.getSurplusQueuedTaskCount} gives: the tasks
+     * on the worker's queue of the running task's group (its forks not yet run or stolen, and any
+     * submissions it has moved there from its inbox) less the pool's parked workers, or 0 when there
+     * are more of those. A rough figure: the parked workers are counted whichever groups they may
+     * serve. A divide-and-conquer task can split while this is small and compute directly once it is
+     * a few tasks. 0 on any thread that is not a pool's worker (a spare thread has no queue of its
+     * own).
      */
     public static int getSurplusQueuedTaskCount() {
         return WorkerContext.surplusQueuedTasks();
@@ -277,6 +288,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      */
     static void bindSubmitted(Runnable task, Group target) {
         if (task instanceof RotaTask<?> forked) {
+            forked.forker = null;                        // a submission now, taken back by nobody
             forked.bindGroup(target);
         } else if (task instanceof GroupFuture<?> future && future.rotaTask() != null) {
             future.rotaTask().bindGroup(target);
@@ -416,7 +428,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * does not run if it has not started (a copy of the task still queued is skipped when a worker
      * reaches it). A {@code compute()} under way goes on, and its outcome is dropped. Returns true
      * when this call completed the task; false, changing nothing, when it was done already
-     * (completed, completed by another call, or cancelled).
+     * (completed, completed by another call, or cancelled). Completers take this task's monitor
+     * for a moment, one at a time; code that holds that monitor for long delays them.
      */
     public final boolean complete(T value) {
         return completeFromOutside(NORMAL, value);

@@ -102,11 +102,16 @@ class RotaTaskCompletionTest {
         Gated task = new Gated();
         pool.execute(task);
         assertTrue(task.started.await(30, TimeUnit.SECONDS));
-        CompletableFuture<Integer> waiter = CompletableFuture.supplyAsync(task::join);
+        CompletableFuture<Integer> joined = new CompletableFuture<>();
+        Thread joiner = Thread.ofPlatform().start(() -> joined.complete(task.join()));
+        while (joiner.getState() != Thread.State.WAITING) {   // in the join's wait on the task
+            assertTrue(joiner.isAlive() && !joined.isDone(), "the joiner returned before the completion");
+            Thread.onSpinWait();
+        }
 
         assertTrue(task.complete(5));
 
-        assertEquals(5, waiter.get(30, TimeUnit.SECONDS), "the joiner waiting before the completion");
+        assertEquals(5, joined.get(30, TimeUnit.SECONDS), "the joiner waiting before the completion");
         assertEquals(5, task.get(30, TimeUnit.SECONDS));
         task.release.countDown();
         assertTrue(pool.awaitQuiescence(30, TimeUnit.SECONDS));
@@ -250,16 +255,23 @@ class RotaTaskCompletionTest {
     }
 
     @Test
-    void tryUnforkOutsideAPoolIsFalse() throws Exception {
-        Gated task = new Gated();
-        task.fork();                                     // to the common pool
-        try {
-            assertTrue(task.started.await(30, TimeUnit.SECONDS));
-            assertFalse(task.tryUnfork());
-        } finally {
-            task.release.countDown();
-        }
-        assertEquals(1, task.get(30, TimeUnit.SECONDS));
+    void anotherThreadCannotTakeBackAFork() throws Exception {
+        Counted child = new Counted(4);
+        CompletableFuture<Boolean> outsideAnswer = new CompletableFuture<>();
+        RotaTask<Integer> parent = new RotaTask<>() {
+            @Override
+            protected Integer compute() {
+                child.fork();                            // the newest on the only worker's deque
+                Thread.ofPlatform().start(() -> outsideAnswer.complete(child.tryUnfork()));
+                outsideAnswer.join();
+                return child.join();
+            }
+        };
+
+        assertEquals(4, pool.invoke(parent));
+
+        assertFalse(outsideAnswer.get(), "only the forking thread may take its fork back");
+        assertEquals(1, child.computed.get());
     }
 
     @Test
@@ -329,5 +341,62 @@ class RotaTaskCompletionTest {
         assertEquals("runnable", assertThrows(NullPointerException.class, () -> RotaTask.adapt(null, "r")).getMessage());
         assertEquals("callable", assertThrows(NullPointerException.class,
                 () -> RotaTask.adapt((Callable<Integer>) null)).getMessage());
+    }
+
+    /** Holds the only worker in a task until released, so that what is submitted meanwhile stays queued. */
+    private CountDownLatch holdTheWorker() throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pool.execute(() -> {
+            started.countDown();
+            Liveness.awaitUninterruptibly(release);
+        });
+        assertTrue(started.await(30, TimeUnit.SECONDS));
+        return release;
+    }
+
+    @Test
+    void tryUnforkNeverTakesBackASubmissionMovedOntoTheWorkersQueue() throws Exception {
+        CountDownLatch release = holdTheWorker();
+        Counted submitted = new Counted(1);
+        List<Object> seen = new ArrayList<>();
+        RotaTask<Void> other = new RotaTask<>() {
+            @Override
+            protected Void compute() {
+                seen.add(submitted.tryUnfork());         // on this worker's deque, moved there with this task's batch
+                return null;
+            }
+        };
+        pool.execute(other);
+        pool.execute(submitted);
+        release.countDown();
+
+        assertEquals(1, submitted.get(30, TimeUnit.SECONDS));
+        assertNull(other.get(30, TimeUnit.SECONDS));
+        assertEquals(List.of(false), seen);
+        assertEquals(1, submitted.computed.get());
+    }
+
+    @Test
+    void shutdownNowCompletesTheFutureOfATaskCompletedByTheUserAndDoesNotReturnIt() throws Exception {
+        CountDownLatch release = holdTheWorker();
+        Counted completed = new Counted(1);
+        Counted invoked = new Counted(2);
+        Counted untouched = new Counted(3);
+        Future<String> ofCompleted = pool.submit(completed, "first");
+        Future<String> ofInvoked = pool.submit(invoked, "second");
+        Future<String> ofUntouched = pool.submit(untouched, "third");
+        completed.complete(5);
+        assertEquals(2, invoked.invoke());
+
+        List<Runnable> neverStarted = pool.shutdownNow();
+        release.countDown();
+
+        assertEquals(List.of(ofUntouched), neverStarted);
+        assertEquals("first", ofCompleted.get(30, TimeUnit.SECONDS), "completes with its task, as its run would have");
+        assertEquals("second", ofInvoked.get(30, TimeUnit.SECONDS));
+        assertTrue(ofUntouched.isCancelled());
+        assertTrue(untouched.isCancelled(), "so that a join of it does not wait for ever");
+        assertEquals(0, completed.computed.get() + untouched.computed.get());
     }
 }

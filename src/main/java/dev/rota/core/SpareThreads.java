@@ -303,6 +303,15 @@ final class SpareThreads {
             return false;
         }
 
+        /** On this spare's thread: takes {@code task} back if it is the newest deferred fork ({@code tryUnfork}). */
+        boolean tryUnpushNewestDeferred(Runnable task) {
+            if (deferred.peekLast() != task) {
+                return false;
+            }
+            deferred.pollLast();
+            return true;
+        }
+
         /**
          * On this spare's thread: the newest deferred fork, taken to run while a join waits; or null.
          * Once the pool or the group has stopped, the deferred forks it finds are cancelled instead

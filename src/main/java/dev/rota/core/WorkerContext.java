@@ -108,15 +108,15 @@ public final class WorkerContext {
 
     /**
      * Takes {@code task} back, without running it, if it is the newest on the calling worker's deque
-     * of the running task's group, or among the calling spare's deferred forks; false otherwise, and
-     * on any other thread. Taken back, it no longer counts in its group's {@code queuedTasks()}.
+     * of the running task's group, or the newest of the calling spare's deferred forks; false
+     * otherwise, and on any other thread. Taken back, it no longer counts in its group's {@code queuedTasks()}.
      */
     public static boolean tryUnpush(Runnable task) {
         Thread t = Thread.currentThread();
         if (t instanceof WorkerThread wt) {
             return wt.worker.tryUnpush(task);
         }
-        return t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushDeferred(task);
+        return t instanceof SpareThreads.SpareThread st && st.spare.tryUnpushNewestDeferred(task);
     }
 
     /**

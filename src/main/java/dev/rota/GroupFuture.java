@@ -1,7 +1,7 @@
 package dev.rota;
 
 import dev.rota.core.Group;
-import dev.rota.core.InterruptOnCancel;
+import dev.rota.core.WorkerContext;
 import dev.rota.schedule.BlockingFutureTask;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
@@ -22,10 +22,8 @@ import java.util.concurrent.FutureTask;
  * rather than waiting for a run elsewhere: that run may be the caller of this one, further down the
  * same thread's stack (a join that helps), and a wait there would never end.
  */
-final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnCancel {
+final class GroupFuture<V> extends BlockingFutureTask<V> {
     private final Group group;
-    /** Set by cancel(true) before FutureTask's cancel interrupts the runner (see {@link InterruptOnCancel}). */
-    private volatile boolean interruptRequested;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
     private final RotaTask<?> rotaTask;
     /** What this future of a RotaTask gives when the task completes normally ({@code submit(task, result)}). */
@@ -43,6 +41,22 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
         this.group = group;
         this.rotaTask = runnable instanceof RotaTask<?> task ? task : null;
         this.result = result;
+    }
+
+    /**
+     * Runs as FutureTask's, as the task its thread runs now: when a wrapper runs this future (an
+     * ExecutorCompletionService's, as {@code invokeAny} and {@code invokeAll} of a completion
+     * service use), a join inside it helps on behalf of this future, so that a {@code cancel(true)}
+     * of it that comes while the join runs another task is set again for it afterwards.
+     */
+    @Override
+    public void run() {
+        Runnable outer = WorkerContext.swapRunningTask(this);
+        try {
+            super.run();
+        } finally {
+            WorkerContext.swapRunningTask(outer);
+        }
     }
 
     /** The RotaTask this future runs, or null when it runs another kind of task. */
@@ -90,9 +104,6 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (mayInterruptIfRunning) {
-            interruptRequested = true;                   // before the interrupt: a join's help reads it after
-        }
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled && rotaTask != null) {
             rotaTask.cancelUnstarted();
@@ -121,11 +132,6 @@ final class GroupFuture<V> extends BlockingFutureTask<V> implements InterruptOnC
             return false;
         }
         return true;
-    }
-
-    @Override
-    public boolean interruptRequested() {
-        return interruptRequested;
     }
 
     /** On a pool thread: a managed block that lends the waiter's group's tickets to this task's group. */

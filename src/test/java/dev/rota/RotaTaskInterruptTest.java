@@ -10,6 +10,7 @@ import dev.rota.contract.Spares.Leaf;
 import dev.rota.contract.Spares;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Interrupts and the waits of {@link RotaTask#get()} and {@link RotaTask#join()} on pool threads,
@@ -98,6 +101,55 @@ class RotaTaskInterruptTest {
             Liveness.await(waiterDone, "the waiter's join");
             assertFalse(stolenOn.get().equals(waiterOn.get()), "the fork was not stolen: the join did not help");
             assertTrue(waiterSawInterrupt.get(), "cancel(true) of the waiting task did not reach it");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * As the test above, for the futures the pool makes besides submit's: a delayed task's, and the
+     * one an ExecutorCompletionService over the pool makes through newTaskFor and runs inside its own
+     * wrapper (as invokeAny does). The waiter, on the only worker, joins a task queued behind it,
+     * which its join runs; the cancel(true) comes while that task runs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"submit", "schedule", "completionService"})
+    void aCancelWithInterruptOfAPoolsFutureReachesItsTaskAfterAHelpedJoin(String how) throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).build();
+        try {
+            CountDownLatch waiterStarted = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch helpedStarted = new CountDownLatch(1);
+            CountDownLatch helpedRelease = new CountDownLatch(1);
+            CompletableFuture<Boolean> interruptSeen = new CompletableFuture<>();
+            RotaTask<Void> helped = new RotaTask<>() {
+                @Override
+                protected Void compute() {
+                    helpedStarted.countDown();
+                    spinUntil(helpedRelease);
+                    return null;
+                }
+            };
+            Callable<Void> waiter = () -> {
+                waiterStarted.countDown();
+                Liveness.awaitUninterruptibly(go);
+                helped.join();                           // queued behind this task: the join runs it
+                interruptSeen.complete(Thread.currentThread().isInterrupted());
+                return null;
+            };
+            Future<Void> future = switch (how) {
+                case "submit" -> pool.submit(waiter);
+                case "schedule" -> pool.schedule(waiter, 0, TimeUnit.MILLISECONDS);
+                default -> new ExecutorCompletionService<Void>(pool).submit(waiter);
+            };
+            Liveness.await(waiterStarted, "the waiter");
+            pool.execute(helped);
+            go.countDown();
+            Liveness.await(helpedStarted, "the task the join runs");
+            assertTrue(future.cancel(true));
+            helpedRelease.countDown();
+            assertTrue(interruptSeen.get(Liveness.SECONDS, TimeUnit.SECONDS),
+                    how + ": the cancel(true) of the waiting task's future did not reach it");
         } finally {
             pool.shutdownNow();
         }

@@ -704,6 +704,13 @@ final class Worker implements Runnable {
         return true;
     }
 
+    /** Owner only: see {@link WorkerContext#swapRunningTask}. */
+    Runnable swapCurrentTask(Runnable task) {
+        Runnable outer = currentTask;
+        currentTask = task;
+        return outer;
+    }
+
     /** Owner only: pops {@code task} if it is the newest on the running task's deque, without running it. */
     boolean tryUnpush(Runnable task) {
         Lane lane = forkLane();

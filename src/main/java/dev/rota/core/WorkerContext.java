@@ -107,6 +107,26 @@ public final class WorkerContext {
     }
 
     /**
+     * Makes {@code task} the task the calling worker or spare runs now, and returns the one it
+     * replaces, to be put back with a second call once {@code task} returns; a no-op returning null
+     * on any other thread. For a future run inside another task (an ExecutorCompletionService's
+     * wrapper of the pool's own future): a join inside it then helps on behalf of that future, and a
+     * {@code cancel(true)} of it reaches it through {@link InterruptOnCancel} ({@link Engine#afterHelpedTask}).
+     */
+    public static Runnable swapRunningTask(Runnable task) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.swapCurrentTask(task);
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            Runnable outer = st.spare.currentTask;
+            st.spare.currentTask = task;
+            return outer;
+        }
+        return null;
+    }
+
+    /**
      * Takes {@code task} back, without running it, if it is the newest on the calling worker's deque
      * of the running task's group, or the newest of the calling spare's deferred forks; false
      * otherwise, and on any other thread. Taken back, it no longer counts in its group's {@code queuedTasks()}.

@@ -1,5 +1,6 @@
 package dev.rota.schedule;
 
+import dev.rota.core.InterruptOnCancel;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -18,7 +19,9 @@ import java.util.concurrent.TimeoutException;
  *
  * @param <V> the result type
  */
-public abstract class BlockingFutureTask<V> extends FutureTask<V> {
+public abstract class BlockingFutureTask<V> extends FutureTask<V> implements InterruptOnCancel {
+    /** Set by cancel(true) before FutureTask's cancel interrupts the runner (see {@link InterruptOnCancel}). */
+    private volatile boolean interruptRequested;
 
     protected BlockingFutureTask(Callable<V> callable) {
         super(callable);
@@ -26,6 +29,24 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> {
 
     protected BlockingFutureTask(Runnable runnable, V result) {
         super(runnable, result);
+    }
+
+    /**
+     * As FutureTask's, and with {@code mayInterruptIfRunning} records first that an interrupt was
+     * asked for, so that a worker running another task inside this one's join (which clears the
+     * interrupts meant for that task) sets it again for this one ({@link InterruptOnCancel}).
+     */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        if (mayInterruptIfRunning) {
+            interruptRequested = true;                   // before the interrupt: a join's help reads it after
+        }
+        return super.cancel(mayInterruptIfRunning);
+    }
+
+    @Override
+    public final boolean interruptRequested() {
+        return interruptRequested;
     }
 
     /** Waits in {@code blocker} until it is releasable; called by {@code get} while not done. */

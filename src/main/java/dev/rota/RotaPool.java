@@ -452,6 +452,34 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         Engine.managedBlock(blocker);
     }
 
+    /**
+     * Runs {@code action} in the calling thread with that thread free to run on every CPU the
+     * process may use, then restores the CPUs it had. For code in a task that starts threads: on
+     * Linux a new thread inherits the CPU affinity of the thread that starts it, so a thread started
+     * by a pinned worker (or by a spare, pinned to that worker's CPU) stays on that one CPU for its
+     * whole life. That holds for the threads a library starts lazily too: a
+     * {@code ThreadPoolExecutor}'s, an HTTP client's, and {@code ForkJoinPool.commonPool()}'s
+     * workers, which a parallel stream or {@code CompletableFuture.supplyAsync} in a task may start.
+     * Threads started inside {@code action} get the process's CPUs instead. Where the calling
+     * thread is not pinned, or no affinity can be set (pinning unavailable), it only runs
+     * {@code action}. Costs a few system calls (reading and setting the mask, then restoring it).
+     *
+     * @throws NullPointerException if {@code action} is null
+     */
+    public static void runUnpinned(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        Affinity affinity = Affinity.system();
+        BitSet own = affinity.canPin() ? affinity.allowedCpus() : null;
+        boolean widened = own != null && affinity.allowCurrentThread(affinity.processCpus());
+        try {
+            action.run();
+        } finally {
+            if (widened) {
+                affinity.allowCurrentThread(own);
+            }
+        }
+    }
+
     /** Spare threads alive now, standing in for blocked workers or waiting to be reused. */
     public int spareThreads() {
         return engine.spareThreads();

@@ -1,0 +1,99 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.rota.affinity.Affinity;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Threads that a task starts: on Linux they inherit the pinned worker's one CPU, and
+ * {@link RotaPool#runUnpinned} lets them run on every CPU of the process instead, leaving the worker
+ * pinned afterwards. Runs where the pool can pin and the process has two CPUs or more.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ThreadsStartedInTasksTest {
+
+    /** The CPUs a thread started now, from the calling thread, may run on. */
+    private static BitSet cpusOfANewThread() {
+        CompletableFuture<BitSet> cpus = new CompletableFuture<>();
+        Thread.ofPlatform().start(() -> cpus.complete(Affinity.system().allowedCpus()));
+        return cpus.join();
+    }
+
+    @Test
+    void threadsStartedInsideRunUnpinnedMayUseEveryCpuOfTheProcess() throws Exception {
+        Affinity affinity = Affinity.system();
+        BitSet processCpus = affinity.processCpus();
+        assumeTrue(processCpus.cardinality() >= 2, "one CPU: nothing to widen");
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            assumeTrue(pool.topology().pinned(), "the pool cannot pin here");
+
+            List<BitSet> seen = pool.submit(() -> {
+                BitSet worker = affinity.allowedCpus();
+                BitSet inherited = cpusOfANewThread();
+                BitSet[] inside = new BitSet[2];
+                RotaPool.runUnpinned(() -> {
+                    inside[0] = affinity.allowedCpus();
+                    inside[1] = cpusOfANewThread();
+                });
+                return List.of(worker, inherited, inside[0], inside[1], affinity.allowedCpus());
+            }).get(30, TimeUnit.SECONDS);
+
+            BitSet worker = seen.get(0);
+            assertEquals(1, worker.cardinality(), "a pinned worker");
+            assertEquals(worker, seen.get(1), "a thread started in a task inherits the worker's CPU");
+            assertEquals(processCpus, seen.get(2), "the worker, inside runUnpinned");
+            assertEquals(processCpus, seen.get(3), "a thread started inside runUnpinned");
+            assertEquals(worker, seen.get(4), "the worker, pinned again afterwards");
+        }
+    }
+
+    @Test
+    void runUnpinnedRunsTheActionOnAnyThreadAndRestoresThatThreadsCpus() {
+        BitSet before = Affinity.system().allowedCpus();
+        AtomicBoolean ran = new AtomicBoolean();
+
+        RotaPool.runUnpinned(() -> ran.set(true));
+
+        assertTrue(ran.get());
+        assertEquals(before, Affinity.system().allowedCpus());
+    }
+
+    @Test
+    void runUnpinnedRestoresTheCpusWhenTheActionThrows() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).build()) {
+            assumeTrue(pool.topology().pinned(), "the pool cannot pin here");
+            IllegalStateException failure = new IllegalStateException("from the action");
+
+            List<Object> seen = pool.submit(() -> {
+                BitSet worker = Affinity.system().allowedCpus();
+                Throwable thrown = null;
+                try {
+                    RotaPool.runUnpinned(() -> {
+                        throw failure;
+                    });
+                } catch (IllegalStateException e) {
+                    thrown = e;
+                }
+                return List.<Object>of(worker, thrown, Affinity.system().allowedCpus());
+            }).get(30, TimeUnit.SECONDS);
+
+            assertEquals(failure, seen.get(1));
+            assertEquals(seen.get(0), seen.get(2));
+        }
+    }
+
+    @Test
+    void runUnpinnedRefusesNull() {
+        assertEquals("action", assertThrows(NullPointerException.class, () -> RotaPool.runUnpinned(null)).getMessage());
+    }
+}

@@ -429,4 +429,40 @@ public final class RotaTaskTests {
             }
         }
     }
+
+    /**
+     * As {@link WhenDoneRacingCompletion}, for {@code complete}: the future of
+     * {@code submit(task, result)} completes through whenDone when the task is completed from outside.
+     * r1: times the action ran; r2: whether the task was done when it ran (1 yes).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "ran once, after the completion")
+    @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "lost: the action never ran")
+    @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "ran twice")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "ran before the task was done")
+    @State
+    public static class WhenDoneRacingComplete {
+        final FortyTwo task = new FortyTwo();
+        final AtomicInteger runs = new AtomicInteger();
+        volatile boolean doneWhenRun;
+
+        @Actor
+        public void completer() {
+            task.complete(7);
+        }
+
+        @Actor
+        public void adder() {
+            task.whenDone(() -> {
+                doneWhenRun = task.isDone();
+                runs.incrementAndGet();
+            });
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r1 = runs.get();
+            r.r2 = doneWhenRun ? 1 : 0;
+        }
+    }
 }

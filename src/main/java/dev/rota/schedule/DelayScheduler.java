@@ -144,6 +144,8 @@ public final class DelayScheduler {
 
     /** Bounds how long the timer holds the lock when a burst of tasks comes due together. */
     private static final int MAX_HANDOFF_BATCH = 256;
+    /** Hand-offs held at once above which the emptied set is made anew ({@link #handedOver}). */
+    static final int HAND_OFF_SHRINK_PEAK = 64;
 
     private final DueTaskSink sink;
     private final String threadName;
@@ -162,8 +164,15 @@ public final class DelayScheduler {
     /** Signalled when handoffsInFlight (S3) or cancelsInFlight (S4) falls. */
     private final Condition settled = lock.newCondition();
     private final DeadlineHeap<ScheduledTask<?>> heap;
-    /** Periodic tasks handed to the sink whose run has not begun (S5); under lock. Identity: no equals. */
-    private final Set<ScheduledTask<?>> handedOver = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Periodic tasks handed to the sink whose run has not begun (S5); under lock. Identity: no equals.
+     * Replaced by a new set when it empties after holding more than {@link #HAND_OFF_SHRINK_PEAK}
+     * (an IdentityHashMap never shrinks its table): a burst of periodic tasks due at once, behind
+     * busy workers, would otherwise keep a table of its size for the pool's life.
+     */
+    private Set<ScheduledTask<?>> handedOver = newHandOffSet();
+    /** The most tasks {@link #handedOver} has held since it was made; under lock. */
+    private int handedOverPeak;
 
     private volatile int runState = RUNNING;   // written under lock (S1)
     private int handoffsInFlight;              // under lock (S3)
@@ -256,6 +265,7 @@ public final class DelayScheduler {
             periodic = heap.removeIf(ScheduledTask::isPeriodic);
             periodic.addAll(handedOver);                 // S5: come due, in the sink, not yet run
             handedOver.clear();
+            shrinkHandOffsIfEmpty();
             cancelsInFlight += periodic.size();          // S4: idle only once they are cancelled
             reportIdle = claimIdleReport();              // so true only when there were none
             timerWork.signal();   // the timer may now have to exit
@@ -423,7 +433,44 @@ public final class DelayScheduler {
     boolean claimRun(ScheduledTask<?> task) {
         lock.lock();
         try {
-            return handedOver.remove(task);
+            return takeHandOff(task);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static Set<ScheduledTask<?>> newHandOffSet() {
+        return Collections.newSetFromMap(new IdentityHashMap<>());
+    }
+
+    /** Under lock: S5, a periodic task handed to the sink. */
+    private void addHandOff(ScheduledTask<?> task) {
+        handedOver.add(task);
+        handedOverPeak = Math.max(handedOverPeak, handedOver.size());
+    }
+
+    /** Under lock: takes {@code task} out of the hand-offs; true when it was there. */
+    private boolean takeHandOff(ScheduledTask<?> task) {
+        boolean removed = handedOver.remove(task);
+        if (removed) {
+            shrinkHandOffsIfEmpty();
+        }
+        return removed;
+    }
+
+    /** Under lock: see {@link #handedOver}. */
+    private void shrinkHandOffsIfEmpty() {
+        if (handedOverPeak > HAND_OFF_SHRINK_PEAK && handedOver.isEmpty()) {
+            handedOver = newHandOffSet();
+            handedOverPeak = 0;
+        }
+    }
+
+    /** For the package's tests: the most hand-offs held at once since the set was last made. */
+    int handedOverPeak() {
+        lock.lock();
+        try {
+            return handedOverPeak;
         } finally {
             lock.unlock();
         }
@@ -474,7 +521,7 @@ public final class DelayScheduler {
         try {
             if (!heap.remove(task)) {
                 if (task.isPeriodic()) {
-                    handedOver.remove(task);
+                    takeHandOff(task);
                 }
                 return;
             }
@@ -606,7 +653,7 @@ public final class DelayScheduler {
                     handoffsInFlight = count;   // S3: still counted as ours until the sink has them
                     takenForHandOff++;
                     if (head.isPeriodic()) {
-                        handedOver.add(head);   // S5: before the sink has it, so its run can claim it
+                        addHandOff(head);       // S5: before the sink has it, so its run can claim it
                     }
                     heap.poll();
                     if (!head.isPeriodic()) {

@@ -572,6 +572,42 @@ class DelaySchedulerTest {
         }
     }
 
+    /**
+     * A burst of periodic tasks due at once, handed to a sink that holds them (every worker busy),
+     * grows the hand-off set; once their runs have all claimed it, the set is made anew, so that its
+     * table does not keep the burst's size for the pool's life. Each run still runs its task once.
+     */
+    @Test
+    void shouldMakeTheHandOffSetAnewOnceABurstHasRun() throws Exception {
+        HoldingSink holding = new HoldingSink();
+        DelayScheduler own = new DelayScheduler(holding, "test-hand-off-burst");
+        try {
+            int burst = 4 * DelayScheduler.HAND_OFF_SHRINK_PEAK;
+            AtomicInteger runs = new AtomicInteger();
+            for (int i = 0; i < burst; i++) {
+                own.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, HOURS);
+            }
+            List<Runnable> handed = new ArrayList<>();
+            for (int i = 0; i < burst; i++) {
+                handed.add(holding.awaitTask());
+            }
+            assertEquals(burst, own.handedOverCount());
+            assertEquals(burst, own.handedOverPeak());
+
+            for (int i = 0; i < burst - 1; i++) {
+                handed.get(i).run();
+            }
+            assertEquals(burst, own.handedOverPeak(), "not made anew while a hand-off is left");
+            handed.get(burst - 1).run();
+
+            assertEquals(0, own.handedOverCount());
+            assertEquals(0, own.handedOverPeak(), "made anew once the last run claimed its hand-off");
+            assertEquals(burst, runs.get());
+        } finally {
+            own.shutdownNow();
+        }
+    }
+
     @Test
     void shouldReportIdleAtOnceWhenShutDownWithNothingPending() {
         scheduler.shutdown();

@@ -125,8 +125,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         }
         if (task instanceof GroupFuture<?> future && future.rotaTask != null) {
             if (future.rotaTask.cancelUnstarted()) {
-                future.cancel(false);                    // the task's started claim is taken: it never runs
-                return true;
+                // The task never runs now. False when the user's cancel of the future came first
+                // (it lost the task's claim to this one, but the future is the user's cancel's).
+                return future.cancel(false);
             }
             future.settleWithTask();                     // done or running elsewhere
             return false;

@@ -469,8 +469,16 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     public static void runUnpinned(Runnable action) {
         Objects.requireNonNull(action, "action");
         Affinity affinity = Affinity.system();
-        BitSet own = affinity.canPin() ? affinity.allowedCpus() : null;
-        boolean widened = own != null && affinity.allowCurrentThread(affinity.processCpus());
+        BitSet own = null;
+        boolean widened = false;
+        try {
+            if (affinity.canPin()) {
+                own = affinity.allowedCpus();
+                widened = affinity.allowCurrentThread(affinity.processCpus());
+            }
+        } catch (RuntimeException e) {
+            widened = false;                             // the kernel would not say: run as the thread is
+        }
         try {
             action.run();
         } finally {

@@ -255,26 +255,6 @@ class RotaTaskCompletionTest {
     }
 
     @Test
-    void anotherThreadCannotTakeBackAFork() throws Exception {
-        Counted child = new Counted(4);
-        CompletableFuture<Boolean> outsideAnswer = new CompletableFuture<>();
-        RotaTask<Integer> parent = new RotaTask<>() {
-            @Override
-            protected Integer compute() {
-                child.fork();                            // the newest on the only worker's deque
-                Thread.ofPlatform().start(() -> outsideAnswer.complete(child.tryUnfork()));
-                outsideAnswer.join();
-                return child.join();
-            }
-        };
-
-        assertEquals(4, pool.invoke(parent));
-
-        assertFalse(outsideAnswer.get(), "only the forking thread may take its fork back");
-        assertEquals(1, child.computed.get());
-    }
-
-    @Test
     void surplusCountsTheCallersForksBeyondParkedWorkers() {
         List<Integer> seen = new ArrayList<>();
         RotaTask<Integer> parent = new RotaTask<>() {

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,12 +110,34 @@ class RotaTaskInterruptTest {
     /**
      * As the test above, for the futures the pool makes besides submit's: a delayed task's, and the
      * one an ExecutorCompletionService over the pool makes through newTaskFor and runs inside its own
-     * wrapper (as invokeAny does). The waiter, on the only worker, joins a task queued behind it,
-     * which its join runs; the cancel(true) comes while that task runs.
+     * wrapper (as invokeAny does).
      */
     @ParameterizedTest
     @ValueSource(strings = {"submit", "schedule", "completionService"})
     void aCancelWithInterruptOfAPoolsFutureReachesItsTaskAfterAHelpedJoin(String how) throws Exception {
+        boolean seen = interruptSeenAfterHelpedJoin(how, future -> assertTrue(future.cancel(true)));
+
+        assertTrue(seen, how + ": the cancel(true) of the waiting task's future did not reach it");
+    }
+
+    /** A cancel(true) that fails, the future being cancelled already, interrupts nothing, as FutureTask's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"submit", "schedule"})
+    void aCancelWithInterruptThatFailsInterruptsNothingAfterAHelpedJoin(String how) throws Exception {
+        boolean seen = interruptSeenAfterHelpedJoin(how, future -> {
+            assertTrue(future.cancel(false));
+            assertFalse(future.cancel(true));
+        });
+
+        assertFalse(seen, how + ": interrupted by a cancel(true) that returned false");
+    }
+
+    /**
+     * Runs a waiter on a pool of one worker, submitted {@code how}, that joins a task queued behind
+     * it, which its join runs; {@code cancel} acts on the waiter's future while that task runs.
+     * Returns whether the waiter found its interrupt status set once its join returned.
+     */
+    private static boolean interruptSeenAfterHelpedJoin(String how, Consumer<Future<Void>> cancel) throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).build();
         try {
             CountDownLatch waiterStarted = new CountDownLatch(1);
@@ -140,16 +163,16 @@ class RotaTaskInterruptTest {
             Future<Void> future = switch (how) {
                 case "submit" -> pool.submit(waiter);
                 case "schedule" -> pool.schedule(waiter, 0, TimeUnit.MILLISECONDS);
-                default -> new ExecutorCompletionService<Void>(pool).submit(waiter);
+                case "completionService" -> new ExecutorCompletionService<Void>(pool).submit(waiter);
+                default -> throw new IllegalArgumentException("how: " + how);
             };
             Liveness.await(waiterStarted, "the waiter");
             pool.execute(helped);
             go.countDown();
             Liveness.await(helpedStarted, "the task the join runs");
-            assertTrue(future.cancel(true));
+            cancel.accept(future);
             helpedRelease.countDown();
-            assertTrue(interruptSeen.get(Liveness.SECONDS, TimeUnit.SECONDS),
-                    how + ": the cancel(true) of the waiting task's future did not reach it");
+            return interruptSeen.get(Liveness.SECONDS, TimeUnit.SECONDS);
         } finally {
             pool.shutdownNow();
         }

@@ -10,7 +10,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -58,18 +57,34 @@ class ThreadsStartedInTasksTest {
     }
 
     @Test
-    void runUnpinnedRunsTheActionOnAnyThreadAndRestoresThatThreadsCpus() {
-        BitSet before = Affinity.system().allowedCpus();
-        AtomicBoolean ran = new AtomicBoolean();
+    void runUnpinnedWidensAnyPinnedThreadAndRestoresItsCpu() throws Exception {
+        Affinity affinity = Affinity.system();
+        BitSet processCpus = affinity.processCpus();
+        assumeTrue(affinity.canPin() && processCpus.cardinality() >= 2, "nothing to pin or widen here");
+        int cpu = processCpus.nextSetBit(0);
+        CompletableFuture<List<BitSet>> seen = new CompletableFuture<>();
+        Thread.ofPlatform().start(() -> {                // a thread of no pool, pinned here by the test
+            try {
+                assertTrue(affinity.pinCurrentThread(cpu).pinned());
+                BitSet[] inside = new BitSet[1];
+                RotaPool.runUnpinned(() -> inside[0] = affinity.allowedCpus());
+                seen.complete(List.of(inside[0], affinity.allowedCpus()));
+            } catch (Throwable t) {
+                seen.completeExceptionally(t);
+            }
+        });
 
-        RotaPool.runUnpinned(() -> ran.set(true));
+        List<BitSet> cpus = seen.get(30, TimeUnit.SECONDS);
 
-        assertTrue(ran.get());
-        assertEquals(before, Affinity.system().allowedCpus());
+        assertEquals(processCpus, cpus.get(0), "inside the action");
+        BitSet pinned = new BitSet();
+        pinned.set(cpu);
+        assertEquals(pinned, cpus.get(1), "pinned to its CPU again afterwards");
     }
 
     @Test
     void runUnpinnedRestoresTheCpusWhenTheActionThrows() throws Exception {
+        assumeTrue(Affinity.system().processCpus().cardinality() >= 2, "one CPU: nothing to widen");
         try (RotaPool pool = RotaPool.builder().workers(1).build()) {
             assumeTrue(pool.topology().pinned(), "the pool cannot pin here");
             IllegalStateException failure = new IllegalStateException("from the action");
@@ -88,6 +103,7 @@ class ThreadsStartedInTasksTest {
             }).get(30, TimeUnit.SECONDS);
 
             assertEquals(failure, seen.get(1));
+            assertEquals(1, ((BitSet) seen.get(0)).cardinality(), "a pinned worker");
             assertEquals(seen.get(0), seen.get(2));
         }
     }

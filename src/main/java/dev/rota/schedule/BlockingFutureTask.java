@@ -38,7 +38,7 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (mayInterruptIfRunning) {
+        if (mayInterruptIfRunning && !isDone()) {        // a cancel of a done task interrupts nothing
             interruptRequested = true;                   // before the interrupt: a join's help reads it after
         }
         return super.cancel(mayInterruptIfRunning);

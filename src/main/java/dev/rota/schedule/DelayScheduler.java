@@ -466,6 +466,16 @@ public final class DelayScheduler {
         }
     }
 
+    /** For the package's tests: the hand-off set in use now. */
+    Object handOffSet() {
+        lock.lock();
+        try {
+            return handedOver;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** For the package's tests: the most hand-offs held at once since the set was last made. */
     int handedOverPeak() {
         lock.lock();

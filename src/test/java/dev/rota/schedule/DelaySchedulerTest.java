@@ -34,6 +34,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -593,6 +594,7 @@ class DelaySchedulerTest {
             }
             assertEquals(burst, own.handedOverCount());
             assertEquals(burst, own.handedOverPeak());
+            Object grown = own.handOffSet();
 
             for (int i = 0; i < burst - 1; i++) {
                 handed.get(i).run();
@@ -602,6 +604,7 @@ class DelaySchedulerTest {
 
             assertEquals(0, own.handedOverCount());
             assertEquals(0, own.handedOverPeak(), "made anew once the last run claimed its hand-off");
+            assertNotSame(grown, own.handOffSet(), "made anew once the last run claimed its hand-off");
             assertEquals(burst, runs.get());
         } finally {
             own.shutdownNow();

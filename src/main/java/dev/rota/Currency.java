@@ -78,12 +78,15 @@ public final class Currency {
      *                                  pool, {@code tickets} is not positive or would overflow
      *                                  {@code source}'s total, or the funding would close a cycle (the
      *                                  message names the cycle)
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down, as for
+     *                                  {@link #newCurrency}: the funding could back no task any more
      */
     public Funding fundFrom(Currency source, long tickets) {
         Objects.requireNonNull(source, "source");
         if (source.pool != pool) {
             throw new IllegalArgumentException(source + " belongs to another pool than " + this);
         }
+        pool.refuseIfShutdown("funding of currency", name());
         return new Funding(pool, this, source,
                 pool.dispatcher().withLedger(ledger -> ledger.fundFrom(node, source.node, tickets)));
     }

@@ -8,7 +8,9 @@ package dev.rota;
  * @param tickets        the group's tickets, in its currency (0 once the group has terminated)
  * @param value          what those tickets are worth now, in base tickets (0 while the group is inactive)
  * @param cpuTimeNanos   CPU time charged to the group: the time its tasks ran, measured per slice
- * @param completedTasks tasks of the group that ran to completion or to an exception
+ * @param completedTasks tasks of the group that ran to completion or to an exception, counted as a
+ *                       worker or spare takes and runs each, so a cancelled future skipped when a
+ *                       worker reaches it counts too, as in {@code ThreadPoolExecutor}'s count
  * @param queuedTasks    tasks accepted and not yet started
  * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down (for the
  *                       default group, the pool's refused {@code schedule*} calls too)

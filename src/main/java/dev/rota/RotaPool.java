@@ -713,8 +713,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     }
 
     /**
-     * Refuses a new group or currency once this pool is shut down: neither could ever serve a task.
-     * A shutdown that races the check leaves one that serves none, and terminates with the pool.
+     * Refuses a new group, currency or funding once this pool is shut down: none could ever serve a
+     * task. A shutdown that races the check leaves one that serves none, and terminates with the pool.
      */
     void refuseIfShutdown(String kind, String name) {
         if (shutdownRequested) {

@@ -216,8 +216,10 @@ public final class TaskGroup extends AbstractExecutorService {
      * Bounds the tasks this group queues; tasks queued already above a lowered bound stay queued.
      *
      * @throws IllegalArgumentException if {@code capacity} is below 1
+     * @throws IllegalStateException    if this group has terminated, as {@link #setTickets} does
      */
     public void setQueueCapacity(int capacity) {
+        refuseIfTerminated();
         core.setCapacity(capacity);
     }
 

@@ -327,6 +327,21 @@ class TaskGroupTest {
         assertTrue(message.contains("ended") && message.contains("terminated"), message);
         assertThrows(IllegalStateException.class, group::allowAllCpus);
         assertThrows(IllegalStateException.class, () -> group.setTickets(2));
+        assertThrows(IllegalStateException.class, () -> group.setQueueCapacity(5));
+    }
+
+    /** As newCurrency after the pool's shutdown: a funding made then could back no task. */
+    @Test
+    void aFundingIsRefusedOnceThePoolIsShutDown() {
+        Currency tenants = pool.baseCurrency().newCurrency("tenants", 10);
+        Currency partners = pool.baseCurrency().newCurrency("partners", 10);
+        pool.shutdown();
+
+        String message = assertThrows(RejectedExecutionException.class,
+                () -> tenants.fundFrom(partners, 5)).getMessage();
+
+        assertTrue(message.contains("shut down") && message.contains("tenants"), message);
+        assertEquals(0, partners.issuedTickets(), "nothing funded");
     }
 
     /** As ThreadPoolExecutor's: the run state and the counts, which a log line of the group should carry. */

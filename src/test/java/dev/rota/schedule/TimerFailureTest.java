@@ -309,12 +309,15 @@ class TimerFailureTest {
     @Test
     void timersThatKeepDyingAreReplacedOnlySoOftenAndTheirTasksCancelled() throws Exception {
         FailingSink sink = new FailingSink();
-        sink.everyTimerDies = true;
-        TimerThreads threads = new TimerThreads();
+        CountDownLatch bothScheduled = new CountDownLatch(1);
+        sink.dieAtStartWhen = bothScheduled;             // else the deaths could end before the second call,
+        TimerThreads threads = new TimerThreads();       // which would then start timers of its own
         DelayScheduler scheduler = new DelayScheduler(sink, "dying-timer", threads);
         try {
             ScheduledFuture<?> due = scheduler.schedule(() -> { }, 0, NANOSECONDS);
             ScheduledFuture<?> later = scheduler.schedule(() -> { }, 1, HOURS);
+            sink.everyTimerDies = true;                  // the replacements die at once
+            bothScheduled.countDown();                   // the first timer dies now
             for (ScheduledFuture<?> future : List.of(due, later)) {
                 assertThrows(CancellationException.class, () -> future.get(LIVENESS_SECONDS, SECONDS),
                         "a task of timers that keep dying");

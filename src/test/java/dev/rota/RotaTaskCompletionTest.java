@@ -323,21 +323,10 @@ class RotaTaskCompletionTest {
                 () -> RotaTask.adapt((Callable<Integer>) null)).getMessage());
     }
 
-    /** Holds the only worker in a task until released, so that what is submitted meanwhile stays queued. */
-    private CountDownLatch holdTheWorker() throws InterruptedException {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            Liveness.awaitUninterruptibly(release);
-        });
-        assertTrue(started.await(30, TimeUnit.SECONDS));
-        return release;
-    }
-
     @Test
     void tryUnforkNeverTakesBackASubmissionMovedOntoTheWorkersQueue() throws Exception {
-        CountDownLatch release = holdTheWorker();
+        CountDownLatch release = new CountDownLatch(1);
+        OnlyWorker.occupy(pool, release);
         Counted submitted = new Counted(1);
         List<Object> seen = new ArrayList<>();
         RotaTask<Void> other = new RotaTask<>() {
@@ -359,7 +348,8 @@ class RotaTaskCompletionTest {
 
     @Test
     void shutdownNowCompletesTheFutureOfATaskCompletedByTheUserAndDoesNotReturnIt() throws Exception {
-        CountDownLatch release = holdTheWorker();
+        CountDownLatch release = new CountDownLatch(1);
+        OnlyWorker.occupy(pool, release);
         Counted completed = new Counted(1);
         Counted invoked = new Counted(2);
         Counted untouched = new Counted(3);

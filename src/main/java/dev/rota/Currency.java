@@ -1,6 +1,7 @@
 package dev.rota;
 
 import dev.rota.share.CurrencyNode;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,6 +23,11 @@ import java.util.Objects;
  * queued or running work is inactive and its tickets stop counting; a currency left with no active
  * tickets stops drawing on its own backing until it has some again). Every operation here is
  * thread-safe.
+ *
+ * <p>Its backing, the tickets it was made with included, is listed by {@link #fundings()}, each one
+ * to re-weight or withdraw; once its groups have terminated and the currencies it funds are retired,
+ * {@link #retire()} withdraws that backing and frees its name. Two {@code Currency} objects are equal
+ * when they stand for the same currency.
  */
 public final class Currency {
     private final RotaPool pool;
@@ -91,6 +97,40 @@ public final class Currency {
                 pool.dispatcher().withLedger(ledger -> ledger.fundFrom(node, source.node, tickets)));
     }
 
+    /**
+     * The fundings backing this currency now, oldest first: the tickets it was made with by
+     * {@link #newCurrency}, then those added by {@link #fundFrom}, less those withdrawn. Each can be
+     * re-weighted ({@link Funding#setTickets}) or withdrawn. Empty for the base currency and once
+     * retired.
+     */
+    public List<Funding> fundings() {
+        return pool.dispatcher().read(() -> node.backing().stream()
+                .map(ticket -> new Funding(pool, this, pool.currencyOf(ticket.currency()), ticket))
+                .toList());
+    }
+
+    /**
+     * Retires this currency: withdraws its backing and frees its name. It must fund nothing any
+     * more: every group it funds has terminated (a terminated group's tickets no longer count) and
+     * every currency it funds was retired. It can fund nothing afterwards. Allowed after the pool's
+     * shutdown, as it only releases.
+     *
+     * @throws IllegalArgumentException if this is the base currency or was retired already
+     * @throws IllegalStateException    if a live group or a currency still holds its tickets; the
+     *                                  message names them
+     */
+    public void retire() {
+        pool.dispatcher().withLedger(ledger -> {
+            ledger.removeCurrency(node);
+            return null;
+        });
+    }
+
+    /** True once {@link #retire() retired}. */
+    public boolean isRetired() {
+        return pool.dispatcher().read(node::isRemoved);
+    }
+
     /** What this currency is worth now, in base tickets: the sum of its active backing tickets' values. */
     public double value() {
         return pool.dispatcher().read(node::value);
@@ -107,6 +147,16 @@ public final class Currency {
      */
     public long issuedTickets() {
         return pool.dispatcher().read(node::issuedAmount);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Currency currency && currency.node == node;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(node);
     }
 
     @Override

@@ -3,9 +3,17 @@ package dev.rota;
 import dev.rota.share.Ticket;
 
 /**
- * Tickets of one currency backing another, made by {@link Currency#fundFrom}. Thread-safe.
+ * Tickets of one currency backing another: made by {@link Currency#fundFrom}, or listed by
+ * {@link Currency#fundings()} (which includes the tickets a currency was made with). Thread-safe.
+ * Closing it withdraws it, so a funding for a stretch of time reads:
+ *
+ * {@snippet :
+ * try (Funding boost = tenants.fundFrom(reserve, 50)) {
+ *     runQuarterEndReports();
+ * }
+ * }
  */
-public final class Funding {
+public final class Funding implements AutoCloseable {
     private final RotaPool pool;
     private final Currency currency;
     private final Currency source;
@@ -58,6 +66,28 @@ public final class Funding {
             ledger.unfund(ticket);
             return null;
         });
+    }
+
+    /** Withdraws this funding unless it was withdrawn already; closing twice is harmless. */
+    @Override
+    public void close() {
+        pool.dispatcher().withLedger(ledger -> {
+            if (!ticket.isDetached()) {
+                ledger.unfund(ticket);
+            }
+            return null;
+        });
+    }
+
+    /** True when both stand for the same tickets. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Funding funding && funding.ticket == ticket;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(ticket);
     }
 
     @Override

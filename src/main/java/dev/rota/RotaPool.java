@@ -9,6 +9,7 @@ import dev.rota.core.Inbox;
 import dev.rota.core.WorkerContext;
 import dev.rota.schedule.DelayScheduler;
 import dev.rota.schedule.DueTaskSink;
+import dev.rota.share.CurrencyNode;
 import dev.rota.share.LotteryScheduler;
 import dev.rota.share.ShareScheduler;
 import dev.rota.share.StrideScheduler;
@@ -710,6 +711,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         groups.removeIf(TaskGroup::isTerminated);        // else a pool that makes and ends groups keeps them all
         groups.add(group);
         return group;
+    }
+
+    /** The currency of this pool that {@code node} stands for. */
+    Currency currencyOf(CurrencyNode node) {
+        return node.isBase() ? baseCurrency : new Currency(this, node);
     }
 
     /**

@@ -97,6 +97,70 @@ class TaskGroupTest {
     }
 
     @Test
+    void aCurrencysOwnBackingCanBeReweightedAndWithdrawn() throws Exception {
+        occupyEveryWorker();
+        Currency reserve = pool.baseCurrency().newCurrency("reserve", 300);
+        Currency tenants = pool.baseCurrency().newCurrency("tenants", 100);
+        TaskGroup t1 = tenants.newGroup("t1", 1);
+        t1.execute(() -> {});
+        List<Funding> made = tenants.fundings();
+        assertEquals(1, made.size());
+        Funding initial = made.getFirst();
+        assertEquals(pool.baseCurrency(), initial.source());
+        assertEquals(tenants, initial.currency());
+        assertEquals(100, initial.tickets());
+
+        initial.setTickets(40);
+        assertEquals(40, t1.value(), 1e-9, "the tickets a currency was made with can be re-weighted");
+        Funding boost = tenants.fundFrom(reserve, 30);
+        assertEquals(List.of(initial, boost), tenants.fundings(), "oldest first, equal to the funding made");
+        assertEquals(reserve, tenants.fundings().get(1).source());
+        assertEquals(40 + 300, t1.value(), 1e-9);
+
+        try (Funding closing = boost) {
+            assertEquals(30, closing.tickets());
+        }
+        assertEquals(0, boost.tickets());
+        boost.close();                                   // harmless the second time
+        assertEquals(List.of(initial), tenants.fundings());
+        initial.withdraw();
+        assertEquals(List.of(), tenants.fundings());
+        assertEquals(0, tenants.value(), "a currency without backing is worth nothing");
+        assertEquals(List.of(), pool.baseCurrency().fundings());
+    }
+
+    @Test
+    void aCurrencyIsRetiredOnlyOnceItFundsNothingAndItsNameIsFreeAgain() throws Exception {
+        Currency partners = pool.baseCurrency().newCurrency("partners", 50);
+        Currency tenants = pool.baseCurrency().newCurrency("tenants", 100);
+        Funding extra = tenants.fundFrom(partners, 10);
+        TaskGroup t1 = tenants.newGroup("t1", 1);
+        Currency sub = tenants.newCurrency("sub", 5);
+
+        String busy = assertThrows(IllegalStateException.class, tenants::retire).getMessage();
+        assertTrue(busy.contains("t1") && busy.contains("sub"), busy);
+        assertFalse(tenants.isRetired());
+        assertEquals(6, tenants.issuedTickets(), "a refused retirement changes nothing");
+        assertEquals(10, extra.tickets());
+
+        t1.shutdown();
+        assertTrue(t1.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        sub.retire();
+        tenants.retire();
+        assertTrue(tenants.isRetired());
+        assertEquals(0, extra.tickets(), "its backing is withdrawn");
+        assertEquals(0, partners.issuedTickets());
+        assertEquals(List.of(), tenants.fundings());
+        extra.close();                                   // already withdrawn with the currency: harmless
+
+        assertTrue(rejectionOf(() -> tenants.newGroup("t2", 1)).contains("tenants"));
+        assertTrue(rejectionOf(() -> tenants.fundFrom(partners, 1)).contains("tenants"));
+        assertTrue(rejectionOf(tenants::retire).contains("tenants"));
+        assertTrue(rejectionOf(() -> pool.baseCurrency().retire()).contains("base"));
+        assertEquals("tenants", partners.newCurrency("tenants", 1).name(), "the name is free again");
+    }
+
+    @Test
     void ticketsValuesAndCurrencyFiguresFollowActivity() throws Exception {
         occupyEveryWorker();
         Currency tenants = pool.baseCurrency().newCurrency("tenants", 100);

@@ -150,6 +150,30 @@ public final class CurrencyGraph {
         }
     }
 
+    /**
+     * Removes a currency that issues no tickets any more (no client and no currency draws on it):
+     * its backing is withdrawn and its name is free again. It can fund nothing after this.
+     *
+     * @throws IllegalArgumentException if it is the base currency, a client's own currency, or was
+     *                                  removed already
+     * @throws IllegalStateException    if it still issues tickets; the message names their holders
+     */
+    public void removeCurrency(CurrencyNode currency) {
+        shared(currency, "currency");
+        if (currency.base) {
+            throw new IllegalArgumentException("the base currency " + currency.name + " cannot be removed");
+        }
+        if (!currency.issued.isEmpty()) {
+            throw new IllegalStateException(currency + " still funds " + currency.issued.stream()
+                    .map(ticket -> ticket.holder.name).collect(Collectors.joining(", ")));
+        }
+        while (!currency.backing.isEmpty()) {
+            withdraw(currency, currency.backing.getLast());  // all inactive: nothing is active in it
+        }
+        names.remove(currency.name);
+        currency.removed = true;
+    }
+
     /** A new, inactive client funded by {@code amount} tickets of {@code currency}. */
     public ClientNode newClient(String name, CurrencyNode currency, long amount) {
         checkNameFree(name);
@@ -528,7 +552,7 @@ public final class CurrencyGraph {
             throw new IllegalArgumentException("name must not be blank: '" + name + "'");
         }
         if (names.containsKey(name)) {
-            throw new IllegalArgumentException("name already used in this graph: " + name);
+            throw new IllegalArgumentException("name already in use: " + name);
         }
     }
 
@@ -559,11 +583,17 @@ public final class CurrencyGraph {
         return node;
     }
 
-    /** {@link #owned}, and not a client's own currency, which only the graph funds and issues. */
+    /**
+     * {@link #owned}, not a client's own currency, which only the graph funds and issues, and not
+     * removed.
+     */
     private CurrencyNode shared(CurrencyNode currency, String role) {
         owned(currency, role);
         if (currency.owner != null) {
             throw new IllegalArgumentException(role + " " + currency.name + " is " + currency.owner + "'s own currency");
+        }
+        if (currency.removed) {
+            throw new IllegalArgumentException(role + " " + currency.name + " was removed");
         }
         return currency;
     }

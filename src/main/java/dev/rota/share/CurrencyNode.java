@@ -26,6 +26,8 @@ public final class CurrencyNode extends ShareNode {
     final List<Ticket> issued = new ArrayList<>();
     long issuedAmount;
     long activeAmount;
+    /** Set by {@link CurrencyGraph#removeCurrency}: it funds nothing and is funded by nothing. */
+    boolean removed;
 
     CurrencyNode(CurrencyGraph graph, String name, boolean base) {
         this(graph, name, base, null);
@@ -44,6 +46,11 @@ public final class CurrencyNode extends ShareNode {
 
     public boolean isBase() {
         return base;
+    }
+
+    /** True once {@link CurrencyGraph#removeCurrency removed}. */
+    public boolean isRemoved() {
+        return removed;
     }
 
     /** Sum of the amounts of this currency's tickets that are active now. */

@@ -64,6 +64,12 @@ public final class ShareLedger {
         return graph.newCurrency(name, parent, amount);
     }
 
+    /** Removes a currency that funds nothing any more: see {@link CurrencyGraph#removeCurrency}. */
+    public void removeCurrency(CurrencyNode currency) {
+        graph.removeCurrency(currency);
+        sync();
+    }
+
     public Ticket fundFrom(CurrencyNode currency, CurrencyNode source, long amount) {
         Ticket funding = graph.fundFrom(currency, source, amount);
         sync();

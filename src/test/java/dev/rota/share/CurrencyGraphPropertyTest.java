@@ -59,6 +59,7 @@ class CurrencyGraphPropertyTest {
     private final List<Ticket> withdrawnFundings = new ArrayList<>();
     private final RecordingScheduler scheduler = new RecordingScheduler();
     private int names;
+    private int removedCurrencies;
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 20260101})
@@ -69,6 +70,7 @@ class CurrencyGraphPropertyTest {
             checkAgainstModel(step);
         }
         assertTrue(clients.stream().anyMatch(c -> c.active), "the run should end with active clients");
+        assertTrue(removedCurrencies > 0, "the run should remove currencies");
     }
 
     private void applyRandomOperation(SplittableRandom random) {
@@ -127,8 +129,27 @@ class CurrencyGraphPropertyTest {
             Loan loan = loans.remove(random.nextInt(loans.size()));
             graph.repay(loan.ticket);
             graph.repay(loan.ticket);                    // a second repayment changes nothing
-        } else if (kind < 46) {
+        } else if (kind < 45) {
             applyRefusedOperation(random);
+        } else if (kind < 46 && currencies.size() > 1) {
+            // One that funds nothing if there is one (they are rare: clients come faster than they go).
+            List<CurrencyNode> unused = currencies.stream().filter(c -> !c.isBase() && c.issued().isEmpty()).toList();
+            CurrencyNode currency = unused.isEmpty() || random.nextInt(4) == 0
+                    ? currencies.get(1 + random.nextInt(currencies.size() - 1)) : pick(random, unused);
+            if (currency.issued().isEmpty()) {
+                graph.removeCurrency(currency);
+                removedCurrencies++;
+                currencies.remove(currency);
+                fundings.removeIf(funding -> {
+                    boolean backedIt = funding.holder == currency;
+                    if (backedIt) {
+                        withdrawnFundings.add(funding.ticket);
+                    }
+                    return backedIt;
+                });
+            } else {
+                assertThrows(IllegalStateException.class, () -> graph.removeCurrency(currency));
+            }
         } else if (kind < 70 && !clients.isEmpty()) {
             Client client = pick(random, clients);
             assertEquals(!client.active, graph.activate(client.node));

@@ -195,8 +195,8 @@ class CurrencyGraphTest {
     void shouldRejectDuplicateNamesAndForeignOrRemovedNodes() {
         CurrencyGraph graph = new CurrencyGraph();
         CurrencyNode gold = graph.newCurrency("gold", graph.base(), 1);
-        assertMessage("name already used in this graph: gold", () -> graph.newClient("gold", gold, 1));
-        assertMessage("name already used in this graph: base", () -> graph.newCurrency("base", gold, 1));
+        assertMessage("name already in use: gold", () -> graph.newClient("gold", gold, 1));
+        assertMessage("name already in use: base", () -> graph.newCurrency("base", gold, 1));
         assertMessage("name must not be blank: ' '", () -> graph.newClient(" ", gold, 1));
         CurrencyGraph other = new CurrencyGraph();
         assertMessage("currency base belongs to another graph", () -> graph.newClient("x", other.base(), 1));
@@ -205,6 +205,38 @@ class CurrencyGraphTest {
         assertMessage("client gone was removed", () -> graph.activate(gone));
         ClientNode again = graph.newClient("gone", gold, 1); // name and id are free again
         assertEquals(gone.id(), again.id());
+    }
+
+    @Test
+    void shouldRemoveACurrencyOnlyOnceNothingDrawsOnItAndFreeItsName() {
+        CurrencyGraph graph = new CurrencyGraph();
+        CurrencyNode partners = graph.newCurrency("partners", graph.base(), 50);
+        CurrencyNode tenants = graph.newCurrency("tenants", graph.base(), 100);
+        Ticket extra = graph.fundFrom(tenants, partners, 10);
+        ClientNode t1 = active(graph, graph.newClient("t1", tenants, 1));
+        CurrencyNode sub = graph.newCurrency("sub", tenants, 5);
+
+        IllegalStateException busy = assertThrows(IllegalStateException.class, () -> graph.removeCurrency(tenants));
+        assertEquals("currency tenants still funds t1, sub", busy.getMessage());
+        assertFalse(tenants.isRemoved());
+        assertEquals(150, graph.value(tenants), EPS, "a refused removal changes nothing");
+
+        graph.remove(t1);
+        graph.removeCurrency(sub);
+        assertEquals(0, tenants.issuedAmount());
+        graph.removeCurrency(tenants);
+        assertTrue(tenants.isRemoved());
+        assertTrue(extra.isDetached(), "its backing is withdrawn");
+        assertEquals(0, partners.issuedAmount());
+        assertEquals(List.of(partners), graph.base().issued().stream().map(Ticket::holder).toList());
+
+        assertMessage("currency tenants was removed", () -> graph.newClient("t2", tenants, 1));
+        assertMessage("parent tenants was removed", () -> graph.newCurrency("t3", tenants, 1));
+        assertMessage("currency tenants was removed", () -> graph.fundFrom(tenants, partners, 1));
+        assertMessage("currency tenants was removed", () -> graph.removeCurrency(tenants));
+        assertMessage("funding ticket was withdrawn: 10.partners -> tenants", () -> graph.unfund(extra));
+        assertMessage("the base currency base cannot be removed", () -> graph.removeCurrency(graph.base()));
+        assertEquals("tenants", graph.newCurrency("tenants", partners, 1).name(), "the name is free again");
     }
 
     @Test

@@ -4,6 +4,8 @@ package dev.rota;
  * Figures of one {@link TaskGroup} at one moment. Counts are exact once the group is quiescent and
  * approximate while tasks run (each is read on its own, without stopping the workers).
  *
+ * @param id             the group's {@link TaskGroup#id() number} in its pool, which no other group
+ *                       of the pool has, even once this one has terminated and its name is used again
  * @param name           the group's name
  * @param tickets        the group's tickets, in its currency (0 once the group has terminated)
  * @param value          what those tickets are worth now, in base tickets (0 while the group is inactive)
@@ -19,6 +21,6 @@ package dev.rota;
  * @param longestSliceNanos the longest slice charged: a figure well above the pool's quantum means
  *                       tasks that run for long without returning to the pool
  */
-public record GroupStats(String name, long tickets, double value, long cpuTimeNanos, long completedTasks,
+public record GroupStats(long id, String name, long tickets, double value, long cpuTimeNanos, long completedTasks,
                          long queuedTasks, long rejectedTasks, long slices, long longestSliceNanos) {
 }

@@ -17,8 +17,18 @@ public record PoolSnapshot(long nanoTime, List<GroupStats> groups, List<WorkerSt
         workers = List.copyOf(workers);
     }
 
-    /** The figures of the group named {@code name}, if it was live. */
+    /**
+     * The figures of the group named {@code name}, if one was live. A name may stand for another
+     * group in a later snapshot (a terminated group's name is free again): to diff two snapshots,
+     * match groups by {@link GroupStats#id()}, as {@link #group(TaskGroup)} does.
+     */
     public Optional<GroupStats> group(String name) {
         return groups.stream().filter(g -> g.name().equals(name)).findFirst();
+    }
+
+    /** The figures of {@code group}, if it was live; a later group of the same name is not it. */
+    public Optional<GroupStats> group(TaskGroup group) {
+        long id = group.id();
+        return groups.stream().filter(g -> g.id() == id).findFirst();
     }
 }

@@ -34,6 +34,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -90,6 +91,9 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * {@link #groups()} and at the next group's creation.
      */
     private final CopyOnWriteArrayList<TaskGroup> groups = new CopyOnWriteArrayList<>();
+    private static final long DEFAULT_GROUP_ID = 0;
+    /** The id of the newest named group: ids are never reused, so a snapshot diff can match groups. */
+    private final AtomicLong lastGroupId = new AtomicLong(DEFAULT_GROUP_ID);
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -114,7 +118,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
                 builder.maxSpares, builder.spareKeepAliveNanos(), scheduler, quantum.toNanos(), seed);
         this.baseCurrency = new Currency(this, engine.dispatcher().baseCurrency());
-        this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency);
+        this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency, DEFAULT_GROUP_ID);
         groups.add(defaultGroup);
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
@@ -707,7 +711,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         refuseIfShutdown("group", name);
         Group core = engine.dispatcher().newGroup(name, currency.node, tickets, TaskGroup.DEFAULT_QUEUE_CAPACITY,
                 NAMED_GROUP_INBOX_CHUNK);
-        TaskGroup group = new TaskGroup(this, core, currency);
+        TaskGroup group = new TaskGroup(this, core, currency, lastGroupId.incrementAndGet());
         groups.removeIf(TaskGroup::isTerminated);        // else a pool that makes and ends groups keeps them all
         groups.add(group);
         return group;

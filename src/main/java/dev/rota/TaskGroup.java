@@ -65,14 +65,26 @@ public final class TaskGroup extends AbstractExecutorService {
     private final Currency currency;
     private volatile RejectionPolicy rejectionPolicy = RejectionPolicy.ABORT;
 
-    TaskGroup(RotaPool pool, Group core, Currency currency) {
+    private final long id;
+
+    TaskGroup(RotaPool pool, Group core, Currency currency, long id) {
         this.pool = pool;
         this.core = core;
         this.currency = currency;
+        this.id = id;
     }
 
     public String name() {
         return core.name();
+    }
+
+    /**
+     * This group's number in its pool: 0 for the default group, then 1, 2, ... in the order groups
+     * were made, never given to another group, unlike the name, which a terminated group frees. It
+     * tells two groups of one name apart in {@link GroupStats} and {@link PoolSnapshot}.
+     */
+    public long id() {
+        return id;
     }
 
     /** The currency whose tickets fund this group. */
@@ -404,7 +416,7 @@ public final class TaskGroup extends AbstractExecutorService {
 
     /** This group's figures; its tickets, value and charged time are read at one instant. */
     public GroupStats stats() {
-        return dispatcher().read(() -> new GroupStats(name(), tickets(), value(), core.cpuTimeNanos(),
+        return dispatcher().read(() -> new GroupStats(id, name(), tickets(), value(), core.cpuTimeNanos(),
                 core.completedTasks(), core.queuedTasks(), core.rejectedTasks(), core.slices(),
                 core.longestSliceNanos()));
     }

@@ -502,6 +502,32 @@ class TaskGroupTest {
         assertInstanceOf(GroupStats.class, pool.snapshot().groups().getFirst());
     }
 
+    /** A snapshot diff over a window in which a group ended and a new one took its name. */
+    @Test
+    void snapshotsTellApartTwoGroupsOfOneName() throws Exception {
+        TaskGroup first = pool.group("reports", 1);
+        assertEquals(0, pool.defaultGroup().id());
+        for (int i = 0; i < 10; i++) {
+            first.submit(() -> {}).get(Liveness.SECONDS, TimeUnit.SECONDS);
+        }
+        PoolSnapshot before = pool.snapshot();
+        first.shutdown();
+        assertTrue(first.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        TaskGroup second = pool.group("reports", 1);
+        second.submit(() -> {}).get(Liveness.SECONDS, TimeUnit.SECONDS);
+        PoolSnapshot after = pool.snapshot();
+
+        assertTrue(second.id() > first.id(), second.id() + " after " + first.id());
+        assertEquals(10, before.group(first).orElseThrow().completedTasks());
+        assertEquals(first.id(), before.group("reports").orElseThrow().id());
+        assertTrue(after.group(first).isEmpty(), "the first group had terminated");
+        assertTrue(before.group(second).isEmpty(), "the second group did not exist yet");
+        GroupStats now = after.group(second).orElseThrow();
+        assertEquals(second.id(), now.id());
+        assertEquals(1, now.completedTasks());
+        assertEquals(second.id(), second.stats().id());
+    }
+
     /**
      * The default group ends with its pool: shutting it down alone would leave a pool that refuses
      * every submission and cancels its due delayed tasks while it says it is not shut down.

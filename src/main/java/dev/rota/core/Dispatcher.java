@@ -220,7 +220,10 @@ public final class Dispatcher {
     /**
      * For a spare standing in on worker {@code w}: a runnable group it may serve, or null. The pick
      * opens the spare's turn at the group: until {@link #chargeSpare} or {@link #spareFoundNothing}
-     * ends it, the group does not terminate, since the spare may hold its last task (G3).
+     * ends it, the group does not terminate, since the spare may hold its last task (G3). In the
+     * ledger the turn is a slice, so that the task keeps its group active (a group whose only
+     * running task is on a spare would otherwise lose its value once another slice of it ended dry)
+     * and a managed block of the task pauses it ({@link #pauseSlice}), as for a worker's slice.
      */
     Group pickForSpare(IntPredicate eligible, RandomGenerator random) {
         lockForSlice();
@@ -233,6 +236,7 @@ public final class Dispatcher {
             }
             Group group = byClient[id];
             group.spareTurns++;                          // G3: no termination until the turn ends
+            ledger.sliceStarted(group.client);           // the turn's task keeps its group active, as a slice's do
             return group;
         } finally {
             lock.unlock();
@@ -244,6 +248,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             group.spareTurns--;
+            ledger.sliceAbandoned(group.client);
             settleLocked(group);
         } finally {
             lock.unlock();
@@ -278,7 +283,8 @@ public final class Dispatcher {
         lockForSlice();
         try {
             group.spareTurns--;
-            chargeLocked(group, usedNanos);
+            charged(group, usedNanos);
+            ledger.sliceEnded(group.client, usedNanos, quantumNanos);
             reconcile(group);
             maybeTerminate(group);
             runnableCount = ledger.runnableCount();

@@ -430,6 +430,9 @@ public final class Engine {
             }
             boolean outermost = self.blockDepth++ == 0;
             self.blocksWithStandIn = other != null;
+            // The spare's turn pauses as a worker's slice does: a group whose tasks only wait competes for nothing.
+            Group paused = outermost && self.group != null && self.engine().dispatcher.pauseSlice(self.group)
+                    ? self.group : null;
             long start = System.nanoTime();
             try {
                 blockUntilReleasable(blocker);
@@ -438,6 +441,9 @@ public final class Engine {
                 self.blockDepth--;
                 if (outermost) {
                     self.blockedNanos += System.nanoTime() - start;
+                }
+                if (paused != null) {
+                    self.engine().dispatcher.resumeSlice(paused);
                 }
                 if (other != null) {
                     other.release();

@@ -21,7 +21,9 @@ import java.util.random.RandomGenerator;
  * </ul>
  *
  * <p>A slice is a stretch of time in which one worker runs tasks of one group: {@link #sliceStarted}
- * when the worker picks the group, {@link #sliceEnded} with the time it used. A slice that waits
+ * when the worker picks the group, {@link #sliceEnded} with the time it used (or, if it found
+ * nothing to run, {@link #sliceAbandoned}). A spare thread's turn at a group, one task, is a slice
+ * too, so that the task keeps its group active while it runs. A slice that waits
  * for another group (a task blocked on a future of that group) is {@link #pause paused} and usually
  * {@link #lend lends} its group's tickets to the other group meanwhile.
  *
@@ -155,6 +157,16 @@ public final class ShareLedger {
             throw new IllegalStateException(client + " has no running slice to end");
         }
         charge(client, usedNanos, quantumNanos);
+        slices[id]--;
+        updateActivity(client);
+    }
+
+    /** Ends a slice that ran nothing, a spare's turn that found no task: nothing is charged. */
+    public void sliceAbandoned(ClientNode client) {
+        int id = live(client);
+        if (slices[id] <= paused[id]) {
+            throw new IllegalStateException(client + " has no running slice to abandon");
+        }
         slices[id]--;
         updateActivity(client);
     }

@@ -4,8 +4,8 @@ package dev.rota;
  * Figures of one {@link TaskGroup} at one moment. Counts are exact once the group is quiescent and
  * approximate while tasks run (each is read on its own, without stopping the workers).
  *
- * @param id             the group's {@link TaskGroup#id() number} in its pool, which no other group
- *                       of the pool has, even once this one has terminated and its name is used again
+ * @param id             the group's {@link TaskGroup#id() number}, which no other group of any pool
+ *                       has, even once this one has terminated and its name is used again
  * @param name           the group's name
  * @param tickets        the group's tickets, in its currency (0 once the group has terminated)
  * @param value          what those tickets are worth now, in base tickets (0 while the group is inactive)

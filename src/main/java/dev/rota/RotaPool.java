@@ -91,9 +91,12 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * {@link #groups()} and at the next group's creation.
      */
     private final CopyOnWriteArrayList<TaskGroup> groups = new CopyOnWriteArrayList<>();
-    private static final long DEFAULT_GROUP_ID = 0;
-    /** The id of the newest named group: ids are never reused, so a snapshot diff can match groups. */
-    private final AtomicLong lastGroupId = new AtomicLong(DEFAULT_GROUP_ID);
+    /**
+     * The id of the newest group of any pool: ids are never reused, in a pool or across pools, so
+     * that a snapshot diff can match groups and a snapshot never takes another pool's group for one
+     * of its own.
+     */
+    private static final AtomicLong LAST_GROUP_ID = new AtomicLong();
 
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
@@ -118,7 +121,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.engine = new Engine(name, cpus, stealOrder, affinity, pinning, builder.handler, builder.daemon,
                 builder.maxSpares, builder.spareKeepAliveNanos(), scheduler, quantum.toNanos(), seed);
         this.baseCurrency = new Currency(this, engine.dispatcher().baseCurrency());
-        this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency, DEFAULT_GROUP_ID);
+        this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency, LAST_GROUP_ID.incrementAndGet());
         groups.add(defaultGroup);
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
@@ -711,7 +714,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         refuseIfShutdown("group", name);
         Group core = engine.dispatcher().newGroup(name, currency.node, tickets, TaskGroup.DEFAULT_QUEUE_CAPACITY,
                 NAMED_GROUP_INBOX_CHUNK);
-        TaskGroup group = new TaskGroup(this, core, currency, lastGroupId.incrementAndGet());
+        TaskGroup group = new TaskGroup(this, core, currency, LAST_GROUP_ID.incrementAndGet());
         groups.removeIf(TaskGroup::isTerminated);        // else a pool that makes and ends groups keeps them all
         groups.add(group);
         return group;

@@ -79,9 +79,9 @@ public final class TaskGroup extends AbstractExecutorService {
     }
 
     /**
-     * This group's number in its pool: 0 for the default group, then 1, 2, ... in the order groups
-     * were made, never given to another group, unlike the name, which a terminated group frees. It
-     * tells two groups of one name apart in {@link GroupStats} and {@link PoolSnapshot}.
+     * This group's number: positive, and never given to another group of any pool in this JVM,
+     * unlike the name, which a terminated group frees. It tells two groups of one name apart in
+     * {@link GroupStats} and {@link PoolSnapshot}.
      */
     public long id() {
         return id;

@@ -506,15 +506,16 @@ class TaskGroupTest {
     @Test
     void snapshotsTellApartTwoGroupsOfOneName() throws Exception {
         TaskGroup first = pool.group("reports", 1);
-        assertEquals(0, pool.defaultGroup().id());
         for (int i = 0; i < 10; i++) {
             first.submit(() -> {}).get(Liveness.SECONDS, TimeUnit.SECONDS);
         }
+        assertTrue(pool.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS)); // a task counts once it has returned
         PoolSnapshot before = pool.snapshot();
         first.shutdown();
         assertTrue(first.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         TaskGroup second = pool.group("reports", 1);
         second.submit(() -> {}).get(Liveness.SECONDS, TimeUnit.SECONDS);
+        assertTrue(pool.awaitQuiescence(Liveness.SECONDS, TimeUnit.SECONDS));
         PoolSnapshot after = pool.snapshot();
 
         assertTrue(second.id() > first.id(), second.id() + " after " + first.id());
@@ -526,6 +527,13 @@ class TaskGroupTest {
         assertEquals(second.id(), now.id());
         assertEquals(1, now.completedTasks());
         assertEquals(second.id(), second.stats().id());
+
+        try (RotaPool other = RotaPool.builder().workers(1).build()) {
+            TaskGroup foreign = other.group("reports", 1);
+            assertTrue(after.group(foreign).isEmpty(), "a group of another pool is not in this snapshot");
+            assertTrue(after.group(other.defaultGroup()).isEmpty());
+            assertTrue(foreign.id() != second.id() && other.defaultGroup().id() != pool.defaultGroup().id());
+        }
     }
 
     /**

@@ -25,8 +25,9 @@ import java.util.Objects;
  * thread-safe.
  *
  * <p>Its backing, the tickets it was made with included, is listed by {@link #fundings()}, each one
- * to re-weight or withdraw; once its groups have terminated and the currencies it funds are retired,
- * {@link #retire()} withdraws that backing and frees its name. Two {@code Currency} objects are equal
+ * to re-weight or withdraw; once its groups have terminated and the currencies it funds no longer
+ * draw on it (retired, or their funding from it withdrawn), {@link #retire()} withdraws that
+ * backing and frees its name. Two {@code Currency} objects are equal
  * when they stand for the same currency.
  */
 public final class Currency {
@@ -55,7 +56,8 @@ public final class Currency {
      *
      * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
      *                                  currency's total, or the name is blank or used by a live group
-     *                                  or a currency of this pool (a terminated group's name is free again)
+     *                                  or a currency of this pool (a terminated group's name is free again),
+     *                                  or this currency was retired
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
     public TaskGroup newGroup(String name, long tickets) {
@@ -66,7 +68,8 @@ public final class Currency {
      * A new currency funded by {@code tickets} tickets of this one.
      *
      * @throws IllegalArgumentException if {@code tickets} is not positive or would overflow this
-     *                                  currency's total, or the name is blank or already used in this pool
+     *                                  currency's total, or the name is blank or already used in this pool,
+     *                                  or this currency was retired
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
     public Currency newCurrency(String name, long tickets) {
@@ -82,8 +85,8 @@ public final class Currency {
      * @return the funding, to change or withdraw later
      * @throws IllegalArgumentException if this is the base currency, {@code source} belongs to another
      *                                  pool, {@code tickets} is not positive or would overflow
-     *                                  {@code source}'s total, or the funding would close a cycle (the
-     *                                  message names the cycle)
+     *                                  {@code source}'s total, the funding would close a cycle (the
+     *                                  message names the cycle), or either currency was retired
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down, as for
      *                                  {@link #newCurrency}: the funding could back no task any more
      */
@@ -112,8 +115,9 @@ public final class Currency {
     /**
      * Retires this currency: withdraws its backing and frees its name. It must fund nothing any
      * more: every group it funds has terminated (a terminated group's tickets no longer count) and
-     * every currency it funds was retired. It can fund nothing afterwards. Allowed after the pool's
-     * shutdown, as it only releases.
+     * every currency it funded was retired or had that funding withdrawn. It can fund nothing
+     * afterwards: {@link #newGroup}, {@link #newCurrency} and {@link #fundFrom} on it or from it throw
+     * {@code IllegalArgumentException}. Allowed after the pool's shutdown, as it only releases.
      *
      * @throws IllegalArgumentException if this is the base currency or was retired already
      * @throws IllegalStateException    if a live group or a currency still holds its tickets; the

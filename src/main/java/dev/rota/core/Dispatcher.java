@@ -29,7 +29,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *
  * <p>Locking: one lock guards the ledger and the groups' scheduling fields; it is taken per slice,
  * never per task of a worker's slice, and never by a submitter. Spares take it per task (a pick
- * and a charge), and a managed block on a worker twice (its slice paused and resumed). Submitters
+ * and a charge), and a managed block on a worker or a spare twice (its slice or turn paused and resumed). Submitters
  * queue activations lock-free (G2 in {@link Group}); the next lock holder applies them. Idle
  * workers read {@link #mayHaveWork()} and {@link #version()}, published after every change, before
  * they take the lock.
@@ -619,7 +619,8 @@ public final class Dispatcher {
     public record Wait(Group waiter, Ticket loan) {}
 
     /**
-     * A worker's task waits in a managed block: one running slice of {@code group} no longer keeps
+     * A task on a worker or a spare waits in a managed block: one running slice of {@code group}
+     * (a spare's turn is one, see {@link #pickForSpare}) no longer keeps
      * it active (the paper's inactive tickets: a group with nothing to run but waits competes for
      * nothing), so that its currency's other groups share its value meanwhile. The group is
      * reconciled first: a slice that took its last task left it runnable, which would keep it

@@ -507,15 +507,15 @@ public final class Engine {
         // taken before the drain is either interrupted or was entered too late to need it, never
         // run uninterrupted after shutdownNow has returned.
         spare.running.enter(group);
-        Runnable task = takeOne(group, near);
+        Runnable task = null;
+        try {
+            task = takeOne(group, near);
+        } finally {
+            if (task == null) {                          // none, or a left-over future's cancel() threw
+                endEmptySpareTurn(group, spare);
+            }
+        }
         if (task == null) {
-            spare.running.exit(group);
-            // The group may be runnable without work (an activation applied after its task was
-            // taken). A worker's slice of it would end dry and settle it; a spare's pick charges
-            // nothing, so unsettled it would keep the least pass and every later pick would return
-            // it again, while other groups' tasks wait for as long as the workers block. Ending
-            // the turn settles it.
-            dispatcher.spareFoundNothing(group);
             return false;
         }
         spare.group = group;
@@ -539,6 +539,19 @@ public final class Engine {
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);
         return true;
+    }
+
+    /**
+     * Ends a spare's turn at {@code group} that took no task. The group may be runnable without
+     * work (an activation applied after its task was taken). A worker's slice of it would end dry
+     * and settle it; a spare's pick charges nothing, so unsettled it would keep the least pass and
+     * every later pick would return it again, while other groups' tasks wait for as long as the
+     * workers block. Ending the turn settles it, and ends the turn's slice in the ledger, which
+     * would otherwise keep the group active for good.
+     */
+    private void endEmptySpareTurn(Group group, SpareThreads.Spare spare) {
+        spare.running.exit(group);
+        dispatcher.spareFoundNothing(group);
     }
 
     /**

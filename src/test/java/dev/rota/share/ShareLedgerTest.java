@@ -47,6 +47,32 @@ class ShareLedgerTest {
         assertThrows(IllegalStateException.class, () -> ledger.sliceEnded(a, 1, QUANTUM));
     }
 
+    /** A spare thread's turn that found no task: its slice ends without a charge. */
+    @Test
+    void anAbandonedSliceEndsWithoutACharge() {
+        ClientNode a = ledger.newClient("a", graph.base(), 100);
+        ClientNode b = ledger.newClient("b", graph.base(), 100);
+        ledger.setRunnable(a, true);
+        ledger.setRunnable(b, true);
+        long pass = stride.pass(a.id());
+        ledger.sliceStarted(a);
+        ledger.sliceStarted(a);                          // a worker's slice and a spare's turn
+        ledger.sliceAbandoned(a);
+        assertEquals(pass, stride.pass(a.id()), "nothing charged");
+        assertEquals(1, ledger.slices(a));
+
+        ledger.setRunnable(a, false);
+        assertTrue(a.isActive(), "the other slice still runs");
+        ledger.pause(a);
+        assertFalse(a.isActive());
+        assertThrows(IllegalStateException.class, () -> ledger.sliceAbandoned(a), "its only slice is paused");
+        ledger.resume(a);
+        ledger.sliceAbandoned(a);
+        assertFalse(a.isActive());
+        assertEquals(0, ledger.slices(a));
+        assertThrows(IllegalStateException.class, () -> ledger.sliceAbandoned(a));
+    }
+
     @Test
     void aPausedSliceLendsItsGroupsTicketsAndNoLongerKeepsItActive() {
         ClientNode client = ledger.newClient("client", graph.base(), 300);

@@ -404,7 +404,7 @@ public final class Engine {
      * the time it blocks, nor is the worker's slice, and that slice does not keep its group active
      * meanwhile (a group whose only work waits competes for nothing). Returns false without blocking on any other
      * thread, and, with {@code onlyWithSpare}, when no spare can stand in (S1); without it, blocks
-     * anyway then. A task running on a spare that blocks needs another spare: without it, a task
+     * anyway then, and the next spare to come free stands in (S7 of SpareThreads). A task running on a spare that blocks needs another spare: without it, a task
      * that waits for a task of the pool (a join across groups, say) would wait for ever once every
      * worker is blocked too, since the spare was all that ran tasks on that CPU.
      *
@@ -428,8 +428,10 @@ public final class Engine {
             if (other == null && onlyWithSpare) {
                 return false;
             }
+            // At the bound on spares: the next spare to come free stands in (S7 of SpareThreads).
+            SpareThreads.Request late = other == null && blocked != null ? blocked.engine.spares.request(blocked) : null;
             boolean outermost = self.blockDepth++ == 0;
-            self.blocksWithStandIn = other != null;
+            self.blocksWithStandIn = other != null || late != null;
             // The spare's turn pauses as a worker's slice does: a group whose tasks only wait competes for nothing.
             Group paused = outermost && self.group != null && self.engine().dispatcher.pauseSlice(self.group)
                     ? self.group : null;
@@ -448,6 +450,9 @@ public final class Engine {
                 if (other != null) {
                     other.release();
                 }
+                if (late != null) {
+                    blocked.engine.spares.endRequest(late);
+                }
             }
             return true;
         }
@@ -461,12 +466,16 @@ public final class Engine {
         }
         boolean clockRan = worker.pauseClock();
         SpareThreads.Spare spare = null;
+        SpareThreads.Request late = null;
         try {
             spare = worker.engine.spares.standIn(worker);
             if (spare == null && onlyWithSpare) {
                 return false;
             }
-            worker.blocksWithStandIn = spare != null;
+            if (spare == null) {
+                late = worker.engine.spares.request(worker); // at the bound: the next spare to come free (S7)
+            }
+            worker.blocksWithStandIn = true;
             Group paused = worker.pauseSliceActivity();
             try {
                 blockUntilReleasable(blocker);
@@ -478,6 +487,9 @@ public final class Engine {
             worker.blocksWithStandIn = false;            // an outer block here had no spare, or this is the outermost
             if (spare != null) {
                 spare.release();                         // whatever the pause did: a held spare never ends
+            }
+            if (late != null) {
+                worker.engine.spares.endRequest(late);
             }
             worker.resumeClock(clockRan);
         }
@@ -563,8 +575,11 @@ public final class Engine {
      */
     boolean helpAsSpare(SpareThreads.Spare spare, boolean bounded) {
         Group group = spare.group;
-        Worker blocked = spare.standingInFor();
-        if (group == null || blocked == null || isStopping() || !group.allows(blocked.index)) {
+        // Released (its worker's block ended), a spare still helps its own join, on the CPU it is
+        // pinned to: its task is what it has to finish, and where every other thread is blocked
+        // the tasks the join waits for would have no one else to run them.
+        Worker near = spare.lastStoodFor;
+        if (group == null || near == null || isStopping() || !group.allows(near.index)) {
             return false;                                // W2: take nothing more once stopping; and keep to the mask
         }
         if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
@@ -572,7 +587,7 @@ public final class Engine {
         }
         Runnable task = spare.pollDeferred();            // S6: this spare's own forks first, as a worker's deque
         if (task == null) {
-            task = takeOne(group, blocked.index);
+            task = takeOne(group, near.index);
         }
         if (task == null) {
             return false;

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * <p>Invariants:
  * <ul>
  *   <li>S1: at most {@code max} spares exist, and {@link #count()} never says more, not even while a
- *       spare is being made; past that a blocking worker (or spare) simply blocks.</li>
+ *       spare is being made; past that a blocking worker (or spare) blocks with a {@link Request}
+ *       waiting, which the next spare to come free serves (S7).</li>
  *   <li>S2: a spare takes one task at a time and runs it before taking another (a join inside a
  *       spare's task runs the tasks it helps with inside the waiting one, {@link Engine#helpAsSpare}),
  *       so it never holds a task taken from a queue in a queue of its own (W1 and E3 need no change
@@ -44,6 +45,15 @@ import java.util.function.Consumer;
  *       ends the participation after its last task, or by a release that comes before the spare
  *       took it, which ends it itself. Without this, a block shorter than the spare's wake-up
  *       would leave a participant that never exits, and the pool would never terminate.</li>
+ *   <li>S7: a request waits in {@code waiting} until a spare serves it or its block ends, whichever
+ *       comes first under {@code waiting}'s monitor; a served request's spare is released by the
+ *       block's end as any other. A spare coming free puts itself on the idle list and then looks
+ *       at {@code waiting}, and so does a spare that leaves after its keep-alive, once it has
+ *       lowered the count; a request is put in {@code waiting} and then looks at the idle list and
+ *       the count. All of these are synchronization actions, so at least one side sees the other
+ *       ({@link #serveWaiting}): no request waits while a spare idles or a place is free. Without this, blocks that
+ *       found every spare busy would wait for ever once all the threads left were blocked, with
+ *       spares come free since idling beside queued tasks.</li>
  * </ul>
  */
 final class SpareThreads {
@@ -68,6 +78,8 @@ final class SpareThreads {
     /** Every spare alive, busy or idle, for interrupts at shutdownNow. */
     private final java.util.Set<Spare> all = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger count = new AtomicInteger();
+    /** Blocks that found no spare, oldest first (S7); guarded by its own monitor, as they are rare. */
+    private final ArrayDeque<Request> waiting = new ArrayDeque<>();
     private final AtomicInteger serial = new AtomicInteger();
     /** Seeds of the spares' generators; guarded by its own monitor (spares are created rarely). */
     private final SplittableRandom seeds;
@@ -104,33 +116,122 @@ final class SpareThreads {
         if (engine.isStopping()) {
             return null;
         }
-        Spare spare = idle.pollFirst();
-        if (spare == null) {
-            int c;
-            do {                                         // S1: never above max, not even for a moment
-                c = count.get();
-                if (c >= max) {
-                    return null;
-                }
-            } while (!count.compareAndSet(c, c + 1));
-            try {
-                spare = new Spare();
-                threadStarter.accept(spare.thread);
-            } catch (Throwable failure) {
-                // No thread could be made (a limit on threads, say): its place is given back and
-                // nothing was assigned, so no participant is left that would never exit (S3). The
-                // failure goes to the blocking caller, as ForkJoinPool's managedBlock rethrows it.
-                if (spare != null) {
-                    all.remove(spare);
-                }
-                count.decrementAndGet();
-                throw failure;
-            }
+        Spare spare = freeSpare();
+        if (spare != null) {
             spare.assign(blocked);                       // started first: an assignment is ended only by a live spare
+        }
+        return spare;
+    }
+
+    /**
+     * A spare that is free to assign, taken off the idle list or started now, or null when
+     * {@code max} spares are busy (S1).
+     */
+    private Spare freeSpare() {
+        Spare spare = idle.pollFirst();
+        if (spare != null) {
             return spare;
         }
-        spare.assign(blocked);
+        int c;
+        do {                                             // S1: never above max, not even for a moment
+            c = count.get();
+            if (c >= max) {
+                return null;
+            }
+        } while (!count.compareAndSet(c, c + 1));
+        try {
+            spare = new Spare();
+            threadStarter.accept(spare.thread);
+        } catch (Throwable failure) {
+            // No thread could be made (a limit on threads, say): its place is given back and
+            // nothing was assigned, so no participant is left that would never exit (S3). The
+            // failure goes to the blocking caller, as ForkJoinPool's managedBlock rethrows it.
+            if (spare != null) {
+                all.remove(spare);
+            }
+            count.decrementAndGet();
+            throw failure;
+        }
         return spare;
+    }
+
+    /**
+     * A block of a thread standing for {@code blocked} (the worker itself, or a spare standing in
+     * for it) that found no spare (S1): it waits to be served by the next spare that comes free
+     * (S7). Whoever blocks ends it with {@link #endRequest} when the block ends.
+     */
+    static final class Request {
+        final Worker blocked;
+        /** The spare that serves it, or null; guarded by {@code waiting}'s monitor. */
+        Spare servedBy;
+        /** Set when the block has ended; guarded by {@code waiting}'s monitor. */
+        boolean ended;
+
+        Request(Worker blocked) {
+            this.blocked = blocked;
+        }
+    }
+
+    /** Registers a block of {@code blocked} that found no spare, to be served when one comes free (S7). */
+    Request request(Worker blocked) {
+        Request request = new Request(blocked);
+        synchronized (waiting) {
+            waiting.addLast(request);
+        }
+        serveWaiting();                                  // S7: after the request is in waiting
+        return request;
+    }
+
+    /** The block of {@code request} has ended: withdraws it, or releases the spare that served it. */
+    void endRequest(Request request) {
+        Spare served;
+        synchronized (waiting) {
+            request.ended = true;
+            served = request.servedBy;
+            if (served == null) {
+                waiting.remove(request);
+            }
+        }
+        if (served != null) {
+            served.release();
+        }
+    }
+
+    /**
+     * Serves waiting requests with free spares, oldest first, while there are both (S7). A spare is
+     * claimed as {@link #standIn} claims one, off the idle list or started below the bound; one
+     * whose request ended meanwhile goes to the idle list. Nothing is served once the pool stops,
+     * as {@link #standIn} serves nothing then: the blocks end as the pool's interrupts reach them.
+     */
+    private void serveWaiting() {
+        while (!engine.isStopping()) {
+            synchronized (waiting) {
+                if (waiting.isEmpty()) {
+                    return;
+                }
+            }
+            Spare spare;
+            try {
+                spare = freeSpare();
+            } catch (Throwable failure) {
+                return;                                  // no thread could be made: the requests wait for one that comes free
+            }
+            if (spare == null) {
+                return;                                  // the next spare to come free looks again
+            }
+            boolean assigned = false;
+            synchronized (waiting) {
+                Request request = waiting.pollFirst();
+                if (request != null) {
+                    request.servedBy = spare;
+                    spare.assign(request.blocked);       // S3: its blocked thread is a participant until it ends the request
+                    assigned = true;
+                }
+            }
+            if (!assigned) {
+                idle.offerFirst(spare);
+            }
+        }
     }
 
     /** For the package's tests: the sleeps of every spare alive while standing in with nothing to run. */
@@ -145,6 +246,11 @@ final class SpareThreads {
     /** For the package's tests: how spares' threads are started from now on. */
     void startThreadsWith(Consumer<Thread> starter) {
         threadStarter = starter;
+    }
+
+    /** For the package's tests: spares on the idle list now. */
+    int idleSpares() {
+        return idle.size();
     }
 
     /** Spare threads alive now, busy or idle. */
@@ -193,6 +299,11 @@ final class SpareThreads {
         private volatile long idleSleeps;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */
         int helpDepth;
+        /**
+         * The worker this spare stood in for last, whose CPU it is pinned to until its next
+         * assignment; null before the first. This spare's thread only.
+         */
+        Worker lastStoodFor;
         /** Refused forks running now nested in one another ({@link #runRefusedFork}); this spare's thread only. */
         private int inPlaceDepth;
         /** Refused forks that wait for the in-place runs to unwind ({@link #runRefusedFork}); this spare's thread only. */
@@ -346,6 +457,7 @@ final class SpareThreads {
             if (assignment.release()) {
                 engine.participantExited();
                 idle.offerFirst(this);
+                serveWaiting();                          // S7: after it is on the idle list
             }
             LockSupport.unpark(thread);
         }
@@ -358,6 +470,7 @@ final class SpareThreads {
                 assignment.done();
                 engine.participantExited();              // S3: after the last task has finished
                 idle.offerFirst(this);
+                serveWaiting();                          // S7: after it is on the idle list
             }
         }
 
@@ -374,6 +487,9 @@ final class SpareThreads {
                 if ((left <= 0 || engine.isTerminated()) && idle.remove(this)) {
                     count.decrementAndGet();
                     all.remove(this);
+                    // S7: a request made as this spare left the idle list, and that found every
+                    // place taken before the count went down, is served by a spare started here.
+                    serveWaiting();
                     return null;
                 }
                 LockSupport.parkNanos(this, Math.max(left, IDLE_RECHECK_NANOS));
@@ -381,6 +497,7 @@ final class SpareThreads {
         }
 
         private void standIn(Worker blocked) {
+            lastStoodFor = blocked;
             if (engine.pinning()) {
                 engine.pinCurrentThread(blocked.cpu);    // best effort: a spare runs unpinned if refused
             }

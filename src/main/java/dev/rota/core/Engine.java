@@ -428,13 +428,15 @@ public final class Engine {
             if (other == null && onlyWithSpare) {
                 return false;
             }
-            // At the bound on spares: the next spare to come free stands in (S7 of SpareThreads).
-            SpareThreads.Request late = other == null && blocked != null ? blocked.engine.spares.request(blocked) : null;
             boolean outermost = self.blockDepth++ == 0;
-            self.blocksWithStandIn = other != null || late != null;
+            // Only a spare held now: with a request still waiting, a nested join must help on (it
+            // returns false from here) rather than block with nobody standing in.
+            self.blocksWithStandIn = other != null;
             // The spare's turn pauses as a worker's slice does: a group whose tasks only wait competes for nothing.
             Group paused = outermost && self.group != null && self.engine().dispatcher.pauseSlice(self.group)
                     ? self.group : null;
+            // At the bound on spares: the next spare to come free stands in (S7 of SpareThreads).
+            SpareThreads.Request late = other == null && blocked != null ? blocked.engine.spares.request(blocked) : null;
             long start = System.nanoTime();
             try {
                 blockUntilReleasable(blocker);
@@ -475,7 +477,8 @@ public final class Engine {
             if (spare == null) {
                 late = worker.engine.spares.request(worker); // at the bound: the next spare to come free (S7)
             }
-            worker.blocksWithStandIn = true;
+            // Only a spare held now, as on a spare: a nested join helps on while the request waits.
+            worker.blocksWithStandIn = spare != null;
             Group paused = worker.pauseSliceActivity();
             try {
                 blockUntilReleasable(blocker);

@@ -51,7 +51,8 @@ import java.util.function.Consumer;
  *       at {@code waiting}, and so does a spare that leaves after its keep-alive, once it has
  *       lowered the count; a request is put in {@code waiting} and then looks at the idle list and
  *       the count. All of these are synchronization actions, so at least one side sees the other
- *       ({@link #serveWaiting}): no request waits while a spare idles or a place is free. Without this, blocks that
+ *       ({@link #serveWaiting}): no request waits while a spare idles or a place is free (a place
+ *       given back by a failed thread start excepted: it waits for a spare that comes free). Without this, blocks that
  *       found every spare busy would wait for ever once all the threads left were blocked, with
  *       spares come free since idling beside queued tasks.</li>
  * </ul>
@@ -164,16 +165,20 @@ final class SpareThreads {
         final Worker blocked;
         /** The spare that serves it, or null; guarded by {@code waiting}'s monitor. */
         Spare servedBy;
-        /** Set when the block has ended; guarded by {@code waiting}'s monitor. */
-        boolean ended;
 
         Request(Worker blocked) {
             this.blocked = blocked;
         }
     }
 
-    /** Registers a block of {@code blocked} that found no spare, to be served when one comes free (S7). */
+    /**
+     * Registers a block of {@code blocked} that found no spare, to be served when one comes free
+     * (S7); null, and nothing registered, where the pool has no spares at all.
+     */
     Request request(Worker blocked) {
+        if (max == 0) {
+            return null;
+        }
         Request request = new Request(blocked);
         synchronized (waiting) {
             waiting.addLast(request);
@@ -186,7 +191,6 @@ final class SpareThreads {
     void endRequest(Request request) {
         Spare served;
         synchronized (waiting) {
-            request.ended = true;
             served = request.servedBy;
             if (served == null) {
                 waiting.remove(request);
@@ -214,7 +218,10 @@ final class SpareThreads {
             try {
                 spare = freeSpare();
             } catch (Throwable failure) {
-                return;                                  // no thread could be made: the requests wait for one that comes free
+                // No thread could be made (the error a start throws where threads run out): the
+                // requests wait for a spare that comes free. The place given back is not offered
+                // again here, which could only fail again at once.
+                return;
             }
             if (spare == null) {
                 return;                                  // the next spare to come free looks again

@@ -34,6 +34,24 @@ class SparesAtTheirBoundTest {
         Liveness.awaitCondition(() -> blocker.blockCalls() > 0, what);
     }
 
+    private static RotaPool oneWorkerOneSpare() {
+        return RotaPool.builder().workers(1).maxSpareThreads(1).spareKeepAlive(Duration.ofSeconds(30)).build();
+    }
+
+    /**
+     * Ends the worker's first block (which releases its spare, still busy with a task of its own),
+     * waits until the worker runs tasks again, and blocks it in {@code second}, with no spare free.
+     */
+    private static void unblockThenBlockAgain(RotaPool pool, CountDownLatch releaseFirst, LatchBlocker second)
+            throws InterruptedException {
+        CountDownLatch free = new CountDownLatch(1);
+        releaseFirst.countDown();
+        pool.execute(free::countDown);                  // runs on the worker once its block has ended
+        Liveness.await(free, "the worker free again");
+        pool.execute(blockingOn(second));
+        awaitBlocked(second, "the worker blocked again, with the only spare busy");
+    }
+
     /**
      * One worker, one spare. The worker blocks (A) and the spare stands in, then blocks in its own
      * task (B) with no spare left. The worker's block ends, and its next task (D) blocks too, with
@@ -48,8 +66,7 @@ class SparesAtTheirBoundTest {
         LatchBlocker a = new LatchBlocker(releaseA);
         LatchBlocker b = new LatchBlocker(releaseB);
         LatchBlocker d = new LatchBlocker(releaseD);
-        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(1)
-                .spareKeepAlive(Duration.ofSeconds(30)).build()) {
+        try (RotaPool pool = oneWorkerOneSpare()) {
             try {
                 pool.execute(blockingOn(a));
                 awaitBlocked(a, "the worker blocked in A");
@@ -57,12 +74,7 @@ class SparesAtTheirBoundTest {
                 awaitBlocked(b, "the spare blocked in B");
                 assertEquals(1, pool.spareThreads());
 
-                CountDownLatch aDone = new CountDownLatch(1);
-                releaseA.countDown();
-                pool.execute(aDone::countDown);              // runs on the worker once A's block has ended
-                Liveness.await(aDone, "the worker free again");
-                pool.execute(blockingOn(d));
-                awaitBlocked(d, "the worker blocked in D, with the only spare busy in B");
+                unblockThenBlockAgain(pool, releaseA, d);
 
                 CountDownLatch eRan = new CountDownLatch(1);
                 pool.execute(eRan::countDown);
@@ -91,8 +103,7 @@ class SparesAtTheirBoundTest {
         CountDownLatch goFork = new CountDownLatch(1);
         LatchBlocker a = new LatchBlocker(releaseA);
         LatchBlocker d = new LatchBlocker(releaseD);
-        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(1)
-                .spareKeepAlive(Duration.ofSeconds(30)).build()) {
+        try (RotaPool pool = oneWorkerOneSpare()) {
             try {
                 pool.execute(blockingOn(a));
                 awaitBlocked(a, "the worker blocked in A");
@@ -110,12 +121,7 @@ class SparesAtTheirBoundTest {
                 pool.submit(t);
                 Liveness.await(tStarted, "the spare started T");
 
-                CountDownLatch aDone = new CountDownLatch(1);
-                releaseA.countDown();
-                pool.execute(aDone::countDown);              // runs on the worker once A's block has ended
-                Liveness.await(aDone, "the worker free again");
-                pool.execute(blockingOn(d));
-                awaitBlocked(d, "the worker blocked in D, with the only spare busy in T");
+                unblockThenBlockAgain(pool, releaseA, d);
 
                 goFork.countDown();
                 assertEquals(42, t.get(Liveness.SECONDS, TimeUnit.SECONDS));

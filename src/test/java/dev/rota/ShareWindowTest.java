@@ -75,4 +75,27 @@ class ShareWindowTest {
         assertFalse(window.tight());
         assertThrows(AssertionFailedError.class, () -> window.assertShares("9:1"));
     }
+
+    /**
+     * The same window, its stretched slices counted as the pool's threads' own CPU time (as a guest
+     * kernel may count steal): aborted where the host's steal during the window was a large part
+     * of the machine's CPU time, failed where it was a small part.
+     */
+    @Test
+    void aWindowLooseWhileTheHostStoleMuchOfTheMachineIsAborted() {
+        long machineNanos = Runtime.getRuntime().availableProcessors() * window(8, 0).wallNanos;
+        ShareWindow muchStolen = window(8, 0);
+        muchStolen.stolenNanos = (long) (0.3 * machineNanos);
+        assertThrows(TestAbortedException.class, () -> muchStolen.assertShares("9:1"));
+        ShareWindow littleStolen = window(8, 0);
+        littleStolen.stolenNanos = (long) (0.1 * machineNanos);
+        assertThrows(AssertionFailedError.class, () -> littleStolen.assertShares("9:1"));
+    }
+
+    @Test
+    void theHostsStealNeverGoesBack() {
+        long first = HostSteal.nanosSoFar();
+        long second = HostSteal.nanosSoFar();
+        assertTrue(first >= 0 && second >= first, first + " then " + second);
+    }
 }

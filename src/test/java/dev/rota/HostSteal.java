@@ -1,0 +1,33 @@
+package dev.rota;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The CPU time the host of a virtual machine has taken from all of its CPUs so far (the steal
+ * column of Linux's {@code /proc/stat}), in nanoseconds; 0 where there is no such file. A guest
+ * kernel may count stolen time as the running thread's own CPU time, so a test that compares the
+ * wall clock with its threads' CPU time cannot see it: it reads it here.
+ */
+final class HostSteal {
+    /** {@code /proc/stat} counts in USER_HZ ticks, 100 a second on every Linux. */
+    private static final long NANOS_PER_TICK = 10_000_000;
+    private static final Path PROC_STAT = Path.of("/proc/stat");
+
+    private HostSteal() {}
+
+    static long nanosSoFar() {
+        try {
+            for (String line : Files.readAllLines(PROC_STAT)) {
+                if (line.startsWith("cpu ")) {
+                    String[] fields = line.trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
+                    return fields.length > 8 ? Long.parseLong(fields[8]) * NANOS_PER_TICK : 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;                                    // not Linux, or a format this does not know: no figure
+        }
+        return 0;
+    }
+}

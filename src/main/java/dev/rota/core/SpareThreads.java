@@ -52,9 +52,9 @@ import java.util.function.Consumer;
  *       lowered the count; a request is put in {@code waiting} and then looks at the idle list and
  *       the count. All of these are synchronization actions, so at least one side sees the other
  *       ({@link #serveWaiting}): no request waits while a spare idles or a place is free (a place
- *       given back by a failed thread start excepted: it waits for a spare that comes free). Without this, blocks that
- *       found every spare busy would wait for ever once all the threads left were blocked, with
- *       spares come free since idling beside queued tasks.</li>
+ *       given back by a failed thread start excepted: it waits for a spare that comes free).
+ *       Without this, blocks that found every spare busy would wait for ever once all the threads
+ *       left were blocked, with spares come free since idling beside queued tasks.</li>
  * </ul>
  */
 final class SpareThreads {

@@ -2,8 +2,8 @@ package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
+import dev.rota.contract.Spares;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
@@ -79,17 +79,9 @@ class NestedJoinInABlockWithoutSpareTest {
         CountDownLatch spareBusy = new CountDownLatch(1);
         CountDownLatch releaseA = new CountDownLatch(1);
         CountDownLatch releaseQ = new CountDownLatch(1);
-        LatchBlocker a = new LatchBlocker(releaseA);
         RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(1).build();
         try {
-            pool.execute(() -> {
-                try {
-                    RotaPool.managedBlock(a);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            Liveness.awaitCondition(() -> a.blockCalls() > 0, "worker blocked");
+            Spares.blockTheOnlyWorker(pool, releaseA);
             pool.execute(() -> {                          // runs on the spare, which then stays busy
                 spareBusy.countDown();
                 Liveness.awaitUninterruptibly(releaseQ);

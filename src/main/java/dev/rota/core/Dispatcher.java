@@ -169,10 +169,7 @@ public final class Dispatcher {
         lockForSlice();
         try {
             if (ending != null) {
-                charged(ending, usedNanos);
-                ledger.sliceEnded(ending.client, usedNanos, quantumNanos);
-                reconcile(ending);
-                maybeTerminate(ending);
+                endSliceLocked(ending, usedNanos);
             }
             applyActivations();
             Group next = null;
@@ -188,6 +185,17 @@ public final class Dispatcher {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Under the lock: ends a slice (a worker's, or a spare's turn) of {@code group} that used
+     * {@code usedNanos}, charging it, and checks whether the group is now idle or done.
+     */
+    private void endSliceLocked(Group group, long usedNanos) {
+        charged(group, usedNanos);
+        ledger.sliceEnded(group.client, usedNanos, quantumNanos);
+        reconcile(group);
+        maybeTerminate(group);
     }
 
     /**
@@ -283,10 +291,7 @@ public final class Dispatcher {
         lockForSlice();
         try {
             group.spareTurns--;
-            charged(group, usedNanos);
-            ledger.sliceEnded(group.client, usedNanos, quantumNanos);
-            reconcile(group);
-            maybeTerminate(group);
+            endSliceLocked(group, usedNanos);            // a spare's turn is a slice (see pickForSpare)
             runnableCount = ledger.runnableCount();
         } finally {
             lock.unlock();

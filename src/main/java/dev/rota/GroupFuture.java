@@ -3,6 +3,8 @@ package dev.rota;
 import dev.rota.core.Group;
 import dev.rota.core.WorkerContext;
 import dev.rota.schedule.BlockingFutureTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
@@ -23,7 +25,31 @@ import java.util.concurrent.FutureTask;
  * same thread's stack (a join that helps), and a wait there would never end.
  */
 final class GroupFuture<V> extends BlockingFutureTask<V> {
+    /** {@link #claim}: neither a waiter nor a drain has claimed this future. */
+    private static final int OPEN = 0;
+    /** {@link #claim}: a waiter runs this future outside its queue (it runs once: FutureTask's own state sees to that). */
+    private static final int RUN_BY_WAITER = 1;
+    /** {@link #claim}: a shutdownNow drained this future from its queue and hands it back. */
+    private static final int DRAINED = 2;
+    private static final VarHandle CLAIM;
+
+    static {
+        try {
+            CLAIM = MethodHandles.lookup().findVarHandle(GroupFuture.class, "claim", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Group group;
+    /**
+     * Who took this future, still in its queue, for themselves: a waiter that runs it there and then
+     * ({@link #claimForWaiter}), or a drain that hands it back ({@link #settleDrained}); one CAS from
+     * {@link #OPEN} decides, so a future run by its waiter is never handed back as never started,
+     * and one handed back is not run by a waiter. Not used for a future of a RotaTask, whose own
+     * started claim decides the same.
+     */
+    private volatile int claim;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
     private final RotaTask<?> rotaTask;
     /** What this future of a RotaTask gives when the task completes normally ({@code submit(task, result)}). */
@@ -117,7 +143,8 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * so that it is returned. A RotaTask done already (run elsewhere, completed or cancelled by the
      * user), or started by a run elsewhere, is not; nor is this future of one, which then completes
      * with the task, at once or when that run ends, as its own run would have made it: cancelling it
-     * would report a task cancelled that completed.
+     * would report a task cancelled that completed. Nor is a future that a waiter claimed to run
+     * ({@link #claimForWaiter}), which completes as that run ends.
      */
     static boolean settleDrained(Runnable task) {
         if (task instanceof RotaTask<?> forked) {
@@ -132,12 +159,27 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             future.settleWithTask();                     // done or running elsewhere
             return false;
         }
+        if (task instanceof GroupFuture<?> future) {
+            return CLAIM.compareAndSet(future, OPEN, DRAINED); // false: its waiter runs it, or ran it
+        }
         return true;
     }
 
-    /** On a pool thread: a managed block that lends the waiter's group's tickets to this task's group. */
+    /**
+     * For a waiter about to run this future itself (no spare could stand in for it, see
+     * {@link TicketTransfer}): true when it may, false once a drain has handed it back. With a
+     * RotaTask, true while not done: the task's started claim decides inside the run.
+     */
+    boolean claimForWaiter() {
+        return rotaTask != null ? !isDone() : CLAIM.compareAndSet(this, OPEN, RUN_BY_WAITER);
+    }
+
+    /**
+     * On a pool thread: a managed block that lends the waiter's group's tickets to this task's
+     * group, or, with no spare to stand in, a run of this future by the waiter itself.
+     */
     @Override
     protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
-        TicketTransfer.await(group, blocker);
+        TicketTransfer.await(group, blocker, this, this::claimForWaiter);
     }
 }

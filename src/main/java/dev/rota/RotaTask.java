@@ -58,6 +58,9 @@ import java.util.concurrent.TimeoutException;
  * that joins a task of another lends its group's tickets to the other until the join returns, and its
  * worker's core runs other work meanwhile (ticket transfer), also when the join began before the task
  * was submitted there; a join of a scheduled task lends nothing, as a wait for any delayed task.
+ * Where no spare thread can stand in for the joiner (the pool's bound on spares), the joiner runs
+ * the joined task itself if nobody has started it and its group may run on the joiner's CPU, as a
+ * task of that group, charged to the joiner's.
  *
  * @param <T> the result type
  */
@@ -567,8 +570,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 }
                 Group owner = (Group) GROUP.getAcquire(this); // then delayed: the pair one binding wrote
                 if (TicketTransfer.waitsAcrossGroups(owner)) {
-                    try {                                // a delayed task: block, but lend nothing
-                        TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline));
+                    try {                                // a delayed task: block, but lend nothing, run nothing
+                        TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline), this, this::unstarted);
                     } catch (InterruptedException e) {
                         if (interruptible) {
                             return INTERRUPTED;
@@ -688,6 +691,15 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
             wakeWaiters();
         }
         return status == CANCELLED;
+    }
+
+    /**
+     * True while no run has started this task and it is not done: a waiter with no spare to stand
+     * in may run it ({@link TicketTransfer}); its run() claims it, or returns at once if another
+     * run or a drain claimed it first.
+     */
+    private boolean unstarted() {
+        return status == PENDING && !started;
     }
 
     /**

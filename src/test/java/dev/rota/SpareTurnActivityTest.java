@@ -112,4 +112,52 @@ class SpareTurnActivityTest {
             Liveness.await(a2Ran, "a2's task ran");
         }
     }
+
+    /**
+     * a1's task on the spare waits for a task of group s; with no other spare to stand in, it runs
+     * that task itself, which blocks in managedBlock. The spare's turn is a1's, so the block pauses
+     * a1's turn, not a slice of s (which has none here): a1 competes for nothing, and a2, whose task
+     * is queued, holds all of the currency's value.
+     */
+    @Test
+    void aBlockInATaskRunForItsWaiterOnASparePausesTheWaitersTurn() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(1).build()) {
+            Currency tenant = pool.baseCurrency().newCurrency("tenant", 100);
+            TaskGroup a1 = tenant.newGroup("a1", 100);
+            TaskGroup a2 = tenant.newGroup("a2", 100);
+            TaskGroup s = pool.group("s", 100);
+            LatchBlocker awaitedBlocker = new LatchBlocker(releaseSpare);
+            AtomicReference<Thread> awaitedRanOn = new AtomicReference<>();
+            AtomicReference<Thread> waiterRanOn = new AtomicReference<>();
+            CountDownLatch a2Ran = new CountDownLatch(1);
+            try {
+                blockTheWorker(a1);
+                a1.execute(() -> {
+                    waiterRanOn.set(Thread.currentThread());
+                    try {
+                        s.submit(() -> {
+                            awaitedRanOn.set(Thread.currentThread());
+                            RotaPool.managedBlock(awaitedBlocker);   // no second spare: it blocks all the same
+                            return null;
+                        }).get();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        throw new AssertionError(e);
+                    }
+                });
+                Liveness.awaitCondition(() -> awaitedBlocker.blockCalls() > 0, "s's task blocked on the spare");
+                assertTrue(awaitedRanOn.get() == waiterRanOn.get(), "s's task ran on its waiter's thread");
+                a2.execute(a2Ran::countDown);                   // stays queued: the worker and the spare wait
+
+                assertEquals(0, a1.value(), 1e-9, "a1 has nothing but tasks waiting in managedBlock");
+                assertEquals(tenant.value(), a2.value(), 1e-9, "a2 must hold all of its currency's value");
+                assertTrue(a2.value() > 0);
+            } finally {
+                releaseWorker.countDown();
+                releaseSpare.countDown();
+            }
+            Liveness.await(a2Ran, "a2's task ran");
+        }
+    }
 }

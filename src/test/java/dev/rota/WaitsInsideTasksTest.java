@@ -5,6 +5,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares.Leaf;
@@ -159,19 +160,34 @@ class WaitsInsideTasksTest {
 
     /**
      * A join of a RotaTask submitted with a result lends the joiner's tickets to the group that runs
-     * it, as a join of a task submitted as itself does. (No spare: the joined task stays queued.)
+     * it, as a join of a task submitted as itself does. No spare, and the joined task's group kept
+     * off the joiner's CPU, with its own worker held: the joiner may not run the task itself, so it
+     * stays queued and the join waits.
      */
     @Test
     void aJoinOfARotaTaskSubmittedWithAResultLendsTheJoinersTickets() throws Exception {
-        RotaPool pool = RotaPool.builder().workers(1).pinning(false).maxSpareThreads(0).build();
+        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
+        assumeTrue(cpus.size() >= 2, "needs two CPUs");
+        int joinerCpu = cpus.get(0).id();
+        int otherCpu = cpus.get(1).id();
+        RotaPool pool = RotaPool.builder().cpus(joinerCpu, otherCpu).pinning(false).maxSpareThreads(0).build();
         AtomicReference<RotaTask<Integer>> joined = new AtomicReference<>();
+        CountDownLatch releaseOtherWorker = new CountDownLatch(1);
         try {
             TaskGroup g = pool.group("g", 100);
             TaskGroup other = pool.group("other", 100);
+            g.restrictToCpus(joinerCpu);
+            other.restrictToCpus(otherCpu);
+            CountDownLatch otherWorkerHeld = new CountDownLatch(1);
+            other.execute(() -> {
+                otherWorkerHeld.countDown();
+                Liveness.awaitUninterruptibly(releaseOtherWorker); // holds other's only worker, not a managed block
+            });
+            Liveness.await(otherWorkerHeld, "other's worker held");
             AtomicReference<Thread> waiterThread = new AtomicReference<>();
             g.submit(() -> {
                 RotaTask<Integer> task = new Leaf();
-                other.submit(task, "its own result");   // queued behind this task, on the only worker
+                other.submit(task, "its own result");   // queued behind the held worker
                 joined.set(task);
                 waiterThread.set(Thread.currentThread());
                 return task.join();
@@ -181,9 +197,7 @@ class WaitsInsideTasksTest {
             assertEquals(50, g.value(), 1e-9, "g's value, lent in half to other");
             assertEquals(150, other.value(), 1e-9, "other's value, with g's loan");
         } finally {
-            if (joined.get() != null) {
-                joined.get().cancel(false);              // the join returns, and frees the only worker
-            }
+            releaseOtherWorker.countDown();              // other's worker runs the joined task, and the join returns
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }

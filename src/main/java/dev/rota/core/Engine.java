@@ -15,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -392,7 +393,9 @@ public final class Engine {
      * {@code blocker} while another spare runs the core's tasks and returns true; returns false at
      * once, without blocking, when no spare can stand in (S1), or on any other thread. For a join
      * that may help no deeper ({@link WorkerContext#MAX_HELP_DEPTH}): blocking with nobody to run
-     * the core's tasks could wait for ever for a task that only this thread would run.
+     * the core's tasks could wait for ever for a task that only this thread would run. And for a
+     * wait for a queued task, which the waiter runs itself where no spare can stand in
+     * ({@link WorkerContext#runAwaitedTask}).
      */
     public static boolean blockWithSpare(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
         return blockStandingIn(blocker, true);
@@ -433,8 +436,8 @@ public final class Engine {
             // returns false from here) rather than block with nobody standing in.
             self.blocksWithStandIn = other != null;
             // The spare's turn pauses as a worker's slice does: a group whose tasks only wait competes for nothing.
-            Group paused = outermost && self.group != null && self.engine().dispatcher.pauseSlice(self.group)
-                    ? self.group : null;
+            Group turn = self.turnGroup;                 // the ledger's slice, even while another group's task runs inside
+            Group paused = outermost && turn != null && self.engine().dispatcher.pauseSlice(turn) ? turn : null;
             // At the bound on spares: the next spare to come free stands in (S7 of SpareThreads).
             SpareThreads.Request late = other == null && blocked != null ? blocked.engine.spares.request(blocked) : null;
             long start = System.nanoTime();
@@ -534,6 +537,7 @@ public final class Engine {
             return false;
         }
         spare.group = group;
+        spare.turnGroup = group;
         spare.currentTask = task;
         spare.blockedNanos = 0;
         long wallStart = System.nanoTime();
@@ -545,6 +549,7 @@ public final class Engine {
         } finally {
             spare.currentTask = null;
             spare.group = null;
+            spare.turnGroup = null;
             spare.running.exit(group);
         }
         long cpuEnd = ThreadCpuClock.now();
@@ -610,6 +615,60 @@ public final class Engine {
         afterHelpedTask(group, waiterInterrupted, waiter);
         countSpareTask(group);
         return true;
+    }
+
+    /**
+     * For a task running on {@code spare} that waits for {@code task} of {@code target} with no
+     * other spare to stand in: as {@link Worker#runAwaitedTask}, on the CPU the spare is pinned to.
+     * Its time is the waiting task's, whose group is charged for it.
+     */
+    boolean runAwaitedTaskAsSpare(SpareThreads.Spare spare, Group target, Runnable task, BooleanSupplier claim) {
+        Worker near = spare.lastStoodFor;
+        if (near == null || isStopping() || !target.allows(near.index) || target.runState() >= Group.STOP
+                || !claim.getAsBoolean()) {
+            return false;
+        }
+        Group waiterGroup = spare.group;
+        Runnable waiter = spare.currentTask;
+        runInsideWaiter(spare.running, target, waiterGroup, waiter, () -> {
+            spare.group = target;                        // its forks go to target, and it sees target
+            spare.currentTask = task;
+            spare.helpDepth++;
+            try {
+                task.run();
+            } catch (Throwable failure) {
+                reportUncaught(spare.thread, failure);
+            } finally {
+                spare.helpDepth--;
+                spare.currentTask = waiter;
+                spare.group = waiterGroup;
+            }
+        });
+        return true;
+    }
+
+    /**
+     * Runs {@code run}, which runs a task of {@code target} inside a waiting task of
+     * {@code waiterGroup} ({@code waiter}, the task the thread runs), with the thread entered in
+     * target ({@link RunningGroup#switchTo}), so that target's shutdownNow interrupts it, and then in
+     * the group it left again. Interrupts: the waiter's own is taken down first and set again after,
+     * as for a join's helped task ({@link #afterHelpedTask}); one that target's or the pool's
+     * shutdownNow sent while the thread was still in the waiter's group missed it, and is set before
+     * the task runs, as that shutdownNow would have set it.
+     */
+    void runInsideWaiter(RunningGroup running, Group target, Group waiterGroup, Runnable waiter, Runnable run) {
+        boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the awaited task's
+        Group left = running.switchTo(target);
+        Thread.interrupted();                            // landed before the switch: the waiter group's, told below
+        if (isStopping() || target.runState() >= Group.STOP) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            run.run();
+        } finally {
+            running.switchTo(left);
+        }
+        afterHelpedTask(waiterGroup, waiterInterrupted, waiter);
     }
 
     /** A task of {@code group} (null: none) ran on a spare thread: counts it for the group and the pool. */

@@ -40,6 +40,24 @@ final class RunningGroup {
         Thread.interrupted();
     }
 
+    /**
+     * The running thread only: leaves the group it runs now, if any, for {@code next}, waiting while
+     * an interrupter holds it, and returns the group left (null for none), for a second call to
+     * enter again. For a task of another group run inside a waiting task
+     * ({@link WorkerContext#runAwaitedTask}): an interrupter of the group left that comes meanwhile
+     * finds another group and interrupts nothing, so the caller tells such interrupts afterwards by
+     * the state they leave ({@link Engine#runInsideWaiter}). Leaves the interrupt status alone.
+     */
+    Group switchTo(Group next) {
+        while (true) {
+            Object now = group;
+            if (now != INTERRUPTING && GROUP.compareAndSet(this, now, next)) {
+                return (Group) now;
+            }
+            Thread.onSpinWait();                         // an interrupter holds it for a moment
+        }
+    }
+
     /** Any thread: interrupts {@code thread} if it runs {@code target}'s tasks now. */
     void interruptIf(Group target, Thread thread) {
         if (group == target && GROUP.compareAndSet(this, target, INTERRUPTING)) {

@@ -294,6 +294,13 @@ final class SpareThreads {
         final RunningGroup running = new RunningGroup();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
+        /**
+         * The group of this spare's turn, a slice in the ledger ({@link Dispatcher#pickForSpare}) that a
+         * managed block pauses: {@link #group}, except while a task of another group runs inside a
+         * waiting one ({@link Engine#runAwaitedTaskAsSpare}), whose group has no slice here to pause.
+         * This spare's thread only.
+         */
+        Group turnGroup;
         /** The task running now on this spare, innermost first (a join's helped task); this spare's thread only. */
         Runnable currentTask;
         /** Time the task running now spent blocked in managed blocks, not charged where only the wall clock is read ({@link ThreadCpuClock}); this spare's thread only. */

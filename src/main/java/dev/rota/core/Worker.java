@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -650,6 +651,39 @@ final class Worker implements Runnable {
             return false;
         }
         runHelped(task, sliceLane);
+        return true;
+    }
+
+    /**
+     * Owner only, for a task that waits for {@code task} of {@code target} (a group of this pool,
+     * the waiter's or another) with no spare to stand in: runs it here, as one of target's tasks,
+     * if target may run on this worker and {@code claim} then claims it (false: a run elsewhere, or
+     * a drain, has it). What the task forks goes to target's deque here, and a shutdownNow of target
+     * interrupts it. It is not counted here: its copy in target's queue counts once a taker skips it,
+     * as for any task run elsewhere first. Its time is the waiting slice's, whose group would have
+     * lent its tickets to target for the wait. True when it ran.
+     */
+    boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
+        if (engine.isStopping() || !target.allows(index) || target.runState() >= Group.STOP
+                || !claim.getAsBoolean()) {
+            return false;
+        }
+        Lane outer = currentLane;
+        Runnable outerTask = currentTask;
+        engine.runInsideWaiter(running, target, currentGroup(), outerTask, () -> {
+            currentLane = target.lanes[index];           // its forks go to target's deque here, and it sees target
+            currentTask = task;
+            helpDepth++;
+            try {
+                task.run();
+            } catch (Throwable failure) {
+                engine.reportUncaught(thread, failure);
+            } finally {
+                helpDepth--;
+                currentLane = outer;
+                currentTask = outerTask;
+            }
+        });
         return true;
     }
 

@@ -1,5 +1,7 @@
 package dev.rota.core;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * What a task learns about the thread it runs on: whether it is a pool worker, and the worker's
  * own operations that fork/join needs (push on its deque, help while waiting).
@@ -158,6 +160,26 @@ public final class WorkerContext {
         } else {
             task.run();
         }
+    }
+
+    /**
+     * For a task that waits for {@code task}, queued in {@code target} (a group of the calling
+     * thread's pool), where no spare can stand in ({@link Engine#blockWithSpare}): runs it on the
+     * calling worker or spare, as one of target's tasks, if target may run on that thread's CPU and
+     * {@code claim} then claims it (false when a run elsewhere, or a drain, has it). True when it
+     * ran; false at once on any other thread, or for a group of another pool. Without it, a task
+     * that every worker and spare waits for would wait in its queue for ever.
+     */
+    public static boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.engine == target.engine && wt.worker.runAwaitedTask(target, task, claim);
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            Engine engine = st.spare.engine();
+            return engine == target.engine && engine.runAwaitedTaskAsSpare(st.spare, target, task, claim);
+        }
+        return false;
     }
 
     /**

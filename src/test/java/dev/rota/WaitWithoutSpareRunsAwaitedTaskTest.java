@@ -1,0 +1,200 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.rota.contract.Liveness;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A task that waits for a task of another group, with no spare thread to stand in for it, runs the
+ * awaited task itself when nobody has started it (as a {@code ForkJoinPool} join runs the task it
+ * waits for): otherwise, once every worker and spare waits so, the awaited tasks stay queued for
+ * ever. Only where the awaited group may run on the waiter's CPU, and only once: a task that the
+ * waiter ran is not handed back by its group's {@code shutdownNow()}.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class WaitWithoutSpareRunsAwaitedTaskTest {
+
+    private static RotaPool oneWorkerNoSpares() {
+        return RotaPool.builder().workers(1).maxSpareThreads(0).build();
+    }
+
+    static final class Answer extends RotaTask<Integer> {
+        final AtomicReference<Thread> ranOn = new AtomicReference<>();
+
+        @Override
+        protected Integer compute() {
+            ranOn.set(Thread.currentThread());
+            return 42;
+        }
+    }
+
+    @Test
+    void aFutureOfAnotherGroupIsRunByItsWaiter() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            AtomicReference<Thread> serverRanOn = new AtomicReference<>();
+            Future<Thread> waiter = client.submit(() -> {
+                Future<Integer> reply = server.submit(() -> {
+                    serverRanOn.set(Thread.currentThread());
+                    return 42;
+                });
+                assertEquals(42, reply.get());
+                return Thread.currentThread();
+            });
+            Thread waiterThread = waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertSame(waiterThread, serverRanOn.get());
+            // The queue's copy is skipped once taken: the task counts once, and nothing stays queued.
+            Liveness.awaitCondition(() -> server.stats().queuedTasks() == 0, "the server's queue emptied");
+            assertEquals(1, server.stats().completedTasks());
+        }
+    }
+
+    @Test
+    void aRotaTaskOfAnotherGroupIsRunByItsJoiner() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            Answer answer = new Answer();
+            Future<Thread> waiter = client.submit(() -> {
+                server.execute(answer);
+                assertEquals(42, answer.join());
+                return Thread.currentThread();
+            });
+            assertSame(waiter.get(Liveness.SECONDS, TimeUnit.SECONDS), answer.ranOn.get());
+        }
+    }
+
+    /** The awaited task runs as one of its group's: what it forks and submits goes there, and sees that group. */
+    @Test
+    void theAwaitedTaskRunsAsATaskOfItsGroup() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            Future<Integer> waiter = client.submit(() -> server.submit(() -> {
+                RotaTask<Integer> half = RotaTask.adapt(() -> 21);
+                half.fork();
+                return half.join() + 21;
+            }).get());
+            assertEquals(42, waiter.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            Liveness.awaitCondition(() -> server.stats().completedTasks() == 2,
+                    "the server's task and its fork counted as the server's");
+            assertEquals(1, client.stats().completedTasks());
+        }
+    }
+
+    /**
+     * One worker, one spare: the worker's task waits for a server task while the spare's waits for
+     * another. Every thread then waits for a queued task; each waiter must run its own.
+     */
+    @Test
+    void waitsThatHoldEveryThreadStillEnd() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(1)
+                .spareKeepAlive(Duration.ofSeconds(30)).build()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            CountDownLatch secondStarted = new CountDownLatch(1);
+            Future<Integer> first = client.submit(() -> {
+                RotaPool.managedBlock(new ForkJoinPool.ManagedBlocker() {  // the spare runs the second
+                    @Override
+                    public boolean block() throws InterruptedException {
+                        secondStarted.await();
+                        return true;
+                    }
+
+                    @Override
+                    public boolean isReleasable() {
+                        return secondStarted.getCount() == 0;
+                    }
+                });
+                return server.submit(() -> 1).get();
+            });
+            Future<Integer> second = client.submit(() -> {
+                secondStarted.countDown();
+                return server.submit(() -> 2).get();
+            });
+            assertEquals(1, first.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertEquals(2, second.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** A chain of waits across three groups, each waiter running the next. */
+    @Test
+    void aChainOfWaitsAcrossGroupsEnds() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup a = pool.group("a", 100);
+            TaskGroup b = pool.group("b", 100);
+            TaskGroup c = pool.group("c", 100);
+            Future<Integer> top = a.submit(() -> b.submit(() -> c.submit(() -> 7).get() * 6).get());
+            assertEquals(42, top.get(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** A group kept off the waiter's CPU is not run there: its own worker runs it. */
+    @Test
+    void aTaskKeptOffTheWaitersCpuIsNotRunThere() throws Exception {
+        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
+        assumeTrue(cpus.size() >= 2, "needs two CPUs");
+        int here = cpus.get(0).id();
+        int there = cpus.get(1).id();
+        try (RotaPool pool = RotaPool.builder().cpus(here, there).maxSpareThreads(0).build()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            client.restrictToCpus(here);
+            server.restrictToCpus(there);
+            AtomicReference<Thread> serverRanOn = new AtomicReference<>();
+            Future<Thread> waiter = client.submit(() -> {
+                server.submit(() -> serverRanOn.set(Thread.currentThread())).get();
+                return Thread.currentThread();
+            });
+            Thread waiterThread = waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertNotNull(serverRanOn.get());
+            assertNotEquals(waiterThread, serverRanOn.get());
+        }
+    }
+
+    /**
+     * A future that its waiter runs is still in its group's queue; a shutdownNow of the group from
+     * inside the run must not hand it back as never started. That shutdownNow interrupts the run,
+     * as it interrupts every thread running the group's tasks, and not the waiter, whose group goes on.
+     */
+    @Test
+    void aFutureRunByItsWaiterIsNotHandedBack() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            AtomicReference<List<Runnable>> handedBack = new AtomicReference<>();
+            AtomicReference<Future<?>> reply = new AtomicReference<>();
+            AtomicBoolean runInterrupted = new AtomicBoolean();
+            Future<Boolean> waiter = client.submit(() -> {
+                reply.set(server.submit(() -> {
+                    handedBack.set(server.shutdownNow());
+                    runInterrupted.set(Thread.currentThread().isInterrupted());
+                }));
+                reply.get().get();
+                return Thread.currentThread().isInterrupted();
+            });
+            assertFalse(waiter.get(Liveness.SECONDS, TimeUnit.SECONDS), "the waiter was interrupted");
+            assertTrue(runInterrupted.get(), "the server's shutdownNow did not interrupt its task");
+            assertTrue(reply.get().isDone());
+            assertFalse(reply.get().isCancelled());
+            assertFalse(handedBack.get().contains(reply.get()), "handed back: " + handedBack.get());
+        }
+    }
+}

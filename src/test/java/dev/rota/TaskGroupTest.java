@@ -153,9 +153,10 @@ class TaskGroupTest {
         assertEquals(List.of(), tenants.fundings());
         extra.close();                                   // already withdrawn with the currency: harmless
 
-        assertTrue(rejectionOf(() -> tenants.newGroup("t2", 1)).contains("tenants"));
-        assertTrue(rejectionOf(() -> tenants.fundFrom(partners, 1)).contains("tenants"));
-        assertTrue(rejectionOf(tenants::retire).contains("tenants"));
+        assertEquals("currency tenants was retired", rejectionOf(() -> tenants.newGroup("t2", 1)));
+        assertEquals("currency tenants was retired", rejectionOf(() -> tenants.fundFrom(partners, 1)));
+        assertEquals("source tenants was retired", rejectionOf(() -> partners.fundFrom(tenants, 1)));
+        assertEquals("currency tenants was retired", rejectionOf(tenants::retire));
         assertTrue(rejectionOf(() -> pool.baseCurrency().retire()).contains("base"));
         assertEquals("tenants", partners.newCurrency("tenants", 1).name(), "the name is free again");
     }

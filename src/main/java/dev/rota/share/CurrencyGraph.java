@@ -593,7 +593,7 @@ public final class CurrencyGraph {
             throw new IllegalArgumentException(role + " " + currency.name + " is " + currency.owner + "'s own currency");
         }
         if (currency.removed) {
-            throw new IllegalArgumentException(role + " " + currency.name + " was removed");
+            throw new IllegalArgumentException(role + " " + currency.name + " was retired");
         }
         return currency;
     }

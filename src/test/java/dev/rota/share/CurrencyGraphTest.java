@@ -230,10 +230,10 @@ class CurrencyGraphTest {
         assertEquals(0, partners.issuedAmount());
         assertEquals(List.of(partners), graph.base().issued().stream().map(Ticket::holder).toList());
 
-        assertMessage("currency tenants was removed", () -> graph.newClient("t2", tenants, 1));
-        assertMessage("parent tenants was removed", () -> graph.newCurrency("t3", tenants, 1));
-        assertMessage("currency tenants was removed", () -> graph.fundFrom(tenants, partners, 1));
-        assertMessage("currency tenants was removed", () -> graph.removeCurrency(tenants));
+        assertMessage("currency tenants was retired", () -> graph.newClient("t2", tenants, 1));
+        assertMessage("parent tenants was retired", () -> graph.newCurrency("t3", tenants, 1));
+        assertMessage("currency tenants was retired", () -> graph.fundFrom(tenants, partners, 1));
+        assertMessage("currency tenants was retired", () -> graph.removeCurrency(tenants));
         assertMessage("funding ticket was withdrawn: 10.partners -> tenants", () -> graph.unfund(extra));
         assertMessage("the base currency base cannot be removed", () -> graph.removeCurrency(graph.base()));
         assertEquals("tenants", graph.newCurrency("tenants", partners, 1).name(), "the name is free again");

@@ -10,7 +10,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Waits of pool threads on work of a group: the waiting task's group lends its tickets to the group
  * waited on (ticket transfer), and the wait is a managed block, so that a spare thread keeps the
- * core busy and the waiting worker's slice is not charged for the time it waits.
+ * core busy and the waiting worker's slice is not charged for the time it waits. Where no spare can
+ * stand in, a wait for one queued task runs that task on the waiting thread instead, if nobody has
+ * started it.
  */
 final class TicketTransfer {
     private TicketTransfer() {}

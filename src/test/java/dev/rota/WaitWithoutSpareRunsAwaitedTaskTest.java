@@ -197,4 +197,111 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             assertFalse(handedBack.get().contains(reply.get()), "handed back: " + handedBack.get());
         }
     }
+
+    /** Forks two tasks and joins the older first: that join must help with its group's tasks. */
+    static final class TwoForks extends RotaTask<Integer> {
+        @Override
+        protected Integer compute() {
+            RotaTask<Integer> older = RotaTask.adapt(() -> 20);
+            RotaTask<Integer> newer = RotaTask.adapt(() -> 22);
+            older.fork();
+            newer.fork();
+            return older.join() + newer.join();
+        }
+    }
+
+    /**
+     * The awaited task, run on the waiter's worker, joins a fork that is not the newest: the join
+     * helps with the awaited group's tasks, where its forks are, not with the waiting slice's group.
+     */
+    @Test
+    void aJoinInsideTheAwaitedTaskHelpsWithItsOwnGroup() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            Future<Integer> waiter = client.submit(() -> {
+                TwoForks task = new TwoForks();
+                server.execute(task);
+                return task.join();
+            });
+            assertEquals(42, waiter.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            Liveness.awaitCondition(() -> server.stats().completedTasks() == 3, "the task and its forks counted");
+        }
+    }
+
+    /**
+     * A join inside the awaited task runs no task of the waiter's group: that task would run with the
+     * thread entered in the awaited group, where its own group's shutdownNow does not interrupt it.
+     * Here the waiter's group holds a task that runs until interrupted; it must run outside the
+     * awaited task, where client.shutdownNow() reaches it.
+     */
+    @Test
+    void noTaskOfTheWaitersGroupRunsInsideTheAwaitedTask() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            CountDownLatch untilInterruptedStarted = new CountDownLatch(1);
+            CountDownLatch untilInterruptedEnded = new CountDownLatch(1);
+            AtomicBoolean sawInterrupt = new AtomicBoolean();
+            AtomicReference<Thread> awaitedRunsOn = new AtomicReference<>();   // set while the awaited task runs
+            AtomicBoolean ranInsideAwaited = new AtomicBoolean();
+            client.submit(() -> {
+                client.execute(() -> {
+                    ranInsideAwaited.set(awaitedRunsOn.get() == Thread.currentThread());
+                    untilInterruptedStarted.countDown();
+                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
+                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() < giveUp) {
+                        Thread.onSpinWait();
+                    }
+                    sawInterrupt.set(Thread.currentThread().isInterrupted());
+                    untilInterruptedEnded.countDown();
+                });
+                RotaTask<Void> awaited = RotaTask.adapt(() -> {
+                    awaitedRunsOn.set(Thread.currentThread());
+                    RotaTask<?> inner = RotaTask.adapt(() -> { });
+                    server.execute(inner);               // in the server's inbox: the join helps to reach it
+                    inner.join();
+                    awaitedRunsOn.set(null);
+                }, null);
+                server.execute(awaited);
+                awaited.join();
+                return null;
+            });
+            Liveness.await(untilInterruptedStarted, "the client's second task started");
+            client.shutdownNow();
+            Liveness.await(untilInterruptedEnded, "the client's second task ended");
+            assertFalse(ranInsideAwaited.get(), "the client's task ran inside the server's awaited task");
+            assertTrue(sawInterrupt.get(), "client.shutdownNow() did not interrupt the client's task");
+        }
+    }
+
+    /**
+     * The awaited task's group does not terminate while its waiter still runs that task, even once
+     * a shutdownNow has drained the task's queued copy; it terminates when the run ends.
+     */
+    @Test
+    void theAwaitedGroupTerminatesOnlyOnceTheRunEnds() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Future<?> waiter = client.submit(() -> {
+                RotaTask<Void> deaf = RotaTask.adapt(() -> {
+                    started.countDown();
+                    Liveness.awaitUninterruptibly(release); // deaf to shutdownNow's interrupt
+                }, null);
+                server.execute(deaf);
+                deaf.join();
+                return null;
+            });
+            Liveness.await(started, "the server's task started on its waiter's thread");
+            List<Runnable> handedBack = server.shutdownNow();
+            assertEquals(List.of(), handedBack, "the task its waiter runs was handed back");
+            assertFalse(server.isTerminated(), "the server terminated while its task still ran");
+            release.countDown();
+            waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertTrue(server.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
 }

@@ -251,6 +251,35 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * A waiter is about to run a task of {@code group} in place ({@link WorkerContext#runAwaitedTask}):
+     * returns true, and until {@link #awaitedRunEnded} the group does not terminate (G3), since the
+     * waiter may hold its last task; false, changing nothing, once the group is stopped or terminated.
+     */
+    boolean awaitedRunStarted(Group group) {
+        lock.lock();
+        try {
+            if (group.isTerminated() || group.runState() >= Group.STOP) {
+                return false;
+            }
+            group.awaitedRuns++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends what {@link #awaitedRunStarted} began, and checks whether the group is now done. */
+    void awaitedRunEnded(Group group) {
+        lock.lock();
+        try {
+            group.awaitedRuns--;
+            settleLocked(group);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Ends a spare's turn at {@code group} (see {@link #pickForSpare}) that found no task to take. */
     void spareFoundNothing(Group group) {
         lock.lock();
@@ -533,10 +562,14 @@ public final class Dispatcher {
         }
     }
 
-    /** G3: a shut-down group with no task queued, on its way, or running terminates, and leaves the ledger (D2). */
+    /**
+     * G3: a shut-down group with no task queued, on its way, or running (in a slice, a spare's turn,
+     * or run by its waiter) terminates, and leaves the ledger (D2).
+     */
     private void maybeTerminate(Group group) {
         if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.admissionClosed()
-                || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0) {
+                || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0
+                || group.awaitedRuns > 0) {
             return;
         }
         leave(group);

@@ -593,7 +593,9 @@ public final class Engine {
         if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;                                // the wait becomes a managed block (helpsTooDeep)
         }
-        Runnable task = spare.pollDeferred();            // S6: this spare's own forks first, as a worker's deque
+        // S6: this spare's own forks first, as a worker's deque; but not inside a task run for its
+        // waiter, where they are the waiter's group's forks and this help is the awaited group's.
+        Runnable task = spare.group == spare.turnGroup ? spare.pollDeferred() : null;
         if (task == null) {
             task = takeOne(group, near.index);
         }
@@ -624,13 +626,12 @@ public final class Engine {
      */
     boolean runAwaitedTaskAsSpare(SpareThreads.Spare spare, Group target, Runnable task, BooleanSupplier claim) {
         Worker near = spare.lastStoodFor;
-        if (near == null || isStopping() || !target.allows(near.index) || target.runState() >= Group.STOP
-                || !claim.getAsBoolean()) {
+        if (near == null || spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;
         }
         Group waiterGroup = spare.group;
         Runnable waiter = spare.currentTask;
-        runInsideWaiter(spare.running, target, waiterGroup, waiter, () -> {
+        return runAwaitedTask(target, near.index, claim, spare.running, waiterGroup, waiter, () -> {
             spare.group = target;                        // its forks go to target, and it sees target
             spare.currentTask = task;
             spare.helpDepth++;
@@ -644,7 +645,29 @@ public final class Engine {
                 spare.group = waiterGroup;
             }
         });
-        return true;
+    }
+
+    /**
+     * For a waiter on worker {@code near}'s CPU ({@link WorkerContext#runAwaitedTask}): unless the pool
+     * is stopping, target's mask leaves out that CPU, or target is stopped or terminated, keeps target
+     * from terminating while the run lasts (G3: the run is neither a slice nor a spare's turn of it),
+     * and, if {@code claim} then claims the awaited task, runs it through {@code run}
+     * ({@link #runInsideWaiter}). True when it ran.
+     */
+    boolean runAwaitedTask(Group target, int near, BooleanSupplier claim, RunningGroup running, Group waiterGroup,
+            Runnable waiter, Runnable run) {
+        if (isStopping() || !target.allows(near) || !dispatcher.awaitedRunStarted(target)) {
+            return false;
+        }
+        try {
+            if (!claim.getAsBoolean()) {
+                return false;
+            }
+            runInsideWaiter(running, target, waiterGroup, waiter, run);
+            return true;
+        } finally {
+            dispatcher.awaitedRunEnded(target);
+        }
     }
 
     /**
@@ -656,7 +679,7 @@ public final class Engine {
      * shutdownNow sent while the thread was still in the waiter's group missed it, and is set before
      * the task runs, as that shutdownNow would have set it.
      */
-    void runInsideWaiter(RunningGroup running, Group target, Group waiterGroup, Runnable waiter, Runnable run) {
+    private void runInsideWaiter(RunningGroup running, Group target, Group waiterGroup, Runnable waiter, Runnable run) {
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the awaited task's
         Group left = running.switchTo(target);
         Thread.interrupted();                            // landed before the switch: the waiter group's, told below
@@ -702,7 +725,7 @@ public final class Engine {
      * inbox. Once a shutdownNow has drained the group, the forks made after it that no join took back
      * are cancelled as they are taken (W2), and null is returned when none but those was left.
      */
-    private Runnable takeOne(Group group, int near) {
+    Runnable takeOne(Group group, int near) {
         boolean drained = group.isStopDrained();         // before the take: see Group.isStopDrained
         Runnable task;
         do {

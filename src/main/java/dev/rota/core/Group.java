@@ -32,8 +32,9 @@ import java.util.function.BiConsumer;
  *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
  *       the admission refuses later offers; the group terminates once it is shut down, its
  *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, no
- *       slice of it runs, and no spare's turn at it is open (a spare that picked it may hold its
- *       last task: see {@link Dispatcher#pickForSpare}).</li>
+ *       slice of it runs, no spare's turn at it is open (a spare that picked it may hold its
+ *       last task: see {@link Dispatcher#pickForSpare}), and no waiter runs a task of it in place
+ *       ({@link Dispatcher#awaitedRunStarted}).</li>
  * </ul>
  */
 public final class Group extends GroupActivationFields {
@@ -72,6 +73,8 @@ public final class Group extends GroupActivationFields {
     volatile long longestSliceNanos;
     /** Spares that picked this group and have not yet ended that turn (G3); under the dispatcher's lock. */
     int spareTurns;
+    /** Waiters running a task of this group in place, with no spare to stand in (G3); under the dispatcher's lock. */
+    int awaitedRuns;
     /**
      * Loans of this group's tickets not yet repaid (waits and {@code lendTo}), each to a live group: a
      * borrower's termination ends the loans it holds. Under the dispatcher's lock.

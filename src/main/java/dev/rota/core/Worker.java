@@ -178,6 +178,11 @@ final class Worker implements Runnable {
     private Runnable currentTask;
     /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
     private final RunningGroup running = new RunningGroup();
+    /**
+     * The group of the task this worker runs for its waiter ({@link #runAwaitedTask}), innermost
+     * first, while it runs; null otherwise. A join then helps with that group's tasks, not the slice's. Owner only.
+     */
+    private Group awaitedGroup;
 
     Worker(Engine engine, int index, int cpu, String threadName, long seed) {
         this.engine = engine;
@@ -636,6 +641,9 @@ final class Worker implements Runnable {
         if (engine.isStopping()) {
             return engine.isStopDrained() && finishOneLeftover();
         }
+        if (awaitedGroup != null) {
+            return helpInAwaitedRun(awaitedGroup, bounded);
+        }
         if (slice == null) {
             return false;
         }
@@ -658,21 +666,24 @@ final class Worker implements Runnable {
      * Owner only, for a task that waits for {@code task} of {@code target} (a group of this pool,
      * the waiter's or another) with no spare to stand in: runs it here, as one of target's tasks,
      * if target may run on this worker and {@code claim} then claims it (false: a run elsewhere, or
-     * a drain, has it). What the task forks goes to target's deque here, and a shutdownNow of target
-     * interrupts it. It is not counted here: its copy in target's queue counts once a taker skips it,
-     * as for any task run elsewhere first. Its time is the waiting slice's, whose group would have
-     * lent its tickets to target for the wait. True when it ran.
+     * a drain, has it); see {@link Engine#runAwaitedTask}. What the task forks goes to target's deque
+     * here, and a join in it helps with target's tasks ({@link #helpInAwaitedRun}), never with the
+     * slice's. It is not counted here: its copy in target's queue counts once a taker skips it, as
+     * for any task run elsewhere first. Its time is the waiting slice's, whose group would have lent
+     * its tickets to target for the wait. Not past {@link WorkerContext#MAX_HELP_DEPTH} tasks nested
+     * on this thread, so that a chain of such waits stays within the stack. True when it ran.
      */
     boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
-        if (engine.isStopping() || !target.allows(index) || target.runState() >= Group.STOP
-                || !claim.getAsBoolean()) {
+        if (helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;
         }
         Lane outer = currentLane;
         Runnable outerTask = currentTask;
-        engine.runInsideWaiter(running, target, currentGroup(), outerTask, () -> {
+        Group outerAwaited = awaitedGroup;
+        boolean ran = engine.runAwaitedTask(target, index, claim, running, currentGroup(), outerTask, () -> {
             currentLane = target.lanes[index];           // its forks go to target's deque here, and it sees target
             currentTask = task;
+            awaitedGroup = target;
             helpDepth++;
             try {
                 task.run();
@@ -682,8 +693,46 @@ final class Worker implements Runnable {
                 helpDepth--;
                 currentLane = outer;
                 currentTask = outerTask;
+                awaitedGroup = outerAwaited;
             }
         });
+        if (ran) {
+            // No slice of target ends here to look after forks it left on this deque: make sure a
+            // worker target may run on takes them (W3, W5), as a join that may not help does.
+            leaveForksToAllowedWorkers(target);
+        }
+        return ran;
+    }
+
+    /**
+     * Owner only, for a join inside a task run for its waiter ({@link #runAwaitedTask}): runs one more
+     * task of that task's group, from this worker's deque of it first (its own forks), then from its
+     * other queues as a spare takes one. Never one of the slice's group: it would run with the thread
+     * entered in the awaited group ({@link RunningGroup#switchTo}), out of reach of its own group's
+     * shutdownNow, and the forks the join waits for are the awaited group's. False when there was
+     * nothing to run, the mask excludes this worker, or, if {@code bounded}, the join may help no deeper.
+     */
+    private boolean helpInAwaitedRun(Group group, boolean bounded) {
+        if (!group.allows(index)) {
+            leaveForksToAllowedWorkers(group);           // W5, as for a slice's group
+            return false;
+        }
+        if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+            return false;
+        }
+        Lane lane = group.lanes[index];
+        boolean drained = group.isStopDrained();         // before the take: see Group.isStopDrained
+        Runnable task;
+        do {
+            task = lane.deque.pop();
+        } while (task != null && Group.cancelLeftover(task, drained));
+        if (task == null) {
+            task = engine.takeOne(group, index);
+        }
+        if (task == null) {
+            return false;
+        }
+        runHelped(task, lane);
         return true;
     }
 
@@ -720,7 +769,7 @@ final class Worker implements Runnable {
      * worker, or the only one their group's mask allows ({@link Engine#othersHaveWork}).
      */
     boolean otherGroupsWait() {
-        Group current = slice;
+        Group current = awaitedGroup != null ? awaitedGroup : slice;
         return current != null && engine.othersHaveWork(current, index);
     }
 

@@ -176,10 +176,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
 
     /**
      * On a pool thread: a managed block that lends the waiter's group's tickets to this task's
-     * group, or, with no spare to stand in, a run of this future by the waiter itself.
+     * group, or, with no spare to stand in, a run of this future by the waiter itself. Not for a
+     * timed wait, which that run could keep past its deadline, and which ends by itself.
      */
     @Override
-    protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
-        TicketTransfer.await(group, blocker, this, this::claimForWaiter);
+    protected void block(ForkJoinPool.ManagedBlocker blocker, boolean timed) throws InterruptedException {
+        TicketTransfer.await(group, blocker, timed ? null : this, this::claimForWaiter);
     }
 }

@@ -60,7 +60,7 @@ import java.util.concurrent.TimeoutException;
  * was submitted there; a join of a scheduled task lends nothing, as a wait for any delayed task.
  * Where no spare thread can stand in for the joiner (the pool's bound on spares), the joiner runs
  * the joined task itself if nobody has started it and its group may run on the joiner's CPU, as a
- * task of that group, charged to the joiner's.
+ * task of that group, charged to the joiner's; a timed {@code get} does not, and waits.
  *
  * @param <T> the result type
  */
@@ -570,8 +570,11 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 }
                 Group owner = (Group) GROUP.getAcquire(this); // then delayed: the pair one binding wrote
                 if (TicketTransfer.waitsAcrossGroups(owner)) {
-                    try {                                // a delayed task: block, but lend nothing, run nothing
-                        TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline), this, this::unstarted);
+                    // A delayed task: block, but lend nothing. A timed wait never runs the task in place:
+                    // the run could keep it past its deadline, and it ends by itself.
+                    try {
+                        TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline), timed ? null : this,
+                                this::unstarted);
                     } catch (InterruptedException e) {
                         if (interruptible) {
                             return INTERRUPTED;

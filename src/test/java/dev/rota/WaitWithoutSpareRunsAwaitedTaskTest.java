@@ -304,4 +304,35 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             assertTrue(server.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
         }
     }
+
+    /**
+     * A timed get runs nothing in place: it keeps its timeout, which the run could overrun, and it
+     * cannot wait for ever. With the only worker held by the waiter, the awaited tasks wait.
+     */
+    @Test
+    void aTimedGetWaitsAndTimesOut() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            Future<List<String>> waiter = client.submit(() -> {
+                Future<Integer> reply = server.submit(() -> 42);
+                Answer answer = new Answer();
+                server.execute(answer);
+                return List.of(outcome(() -> reply.get(20, TimeUnit.MILLISECONDS)),
+                        outcome(() -> answer.get(20, TimeUnit.MILLISECONDS)),
+                        String.valueOf(answer.ranOn.get()));
+            });
+            assertEquals(List.of("TimeoutException", "TimeoutException", "null"),
+                    waiter.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            Liveness.awaitCondition(() -> server.stats().completedTasks() == 2, "the server's tasks ran afterwards");
+        }
+    }
+
+    private static String outcome(java.util.concurrent.Callable<?> call) {
+        try {
+            return String.valueOf(call.call());
+        } catch (Exception e) {
+            return e.getClass().getSimpleName();
+        }
+    }
 }

@@ -49,13 +49,16 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
         return interruptRequested;
     }
 
-    /** Waits in {@code blocker} until it is releasable; called by {@code get} while not done. */
-    protected abstract void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException;
+    /**
+     * Waits in {@code blocker} until it is releasable; called by {@code get} while not done.
+     * {@code timed}: the wait ends at the caller's deadline at the latest (a timed {@code get}).
+     */
+    protected abstract void block(ForkJoinPool.ManagedBlocker blocker, boolean timed) throws InterruptedException;
 
     @Override
     public final V get() throws InterruptedException, ExecutionException {
         if (!isDone()) {
-            block(new Waiter(false, 0L));
+            block(new Waiter(false, 0L), false);
         }
         return super.get();
     }
@@ -69,7 +72,7 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
         }
         long deadline = System.nanoTime() + nanos;
         if (!isDone()) {
-            block(new Waiter(true, deadline));
+            block(new Waiter(true, deadline), true);
         }
         return super.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }

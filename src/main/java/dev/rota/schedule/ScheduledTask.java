@@ -151,7 +151,7 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
 
     /** Waits as the pool's sink says: a managed block on a pool thread. */
     @Override
-    protected void block(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+    protected void block(ForkJoinPool.ManagedBlocker blocker, boolean timed) throws InterruptedException {
         scheduler.block(blocker);
     }
 

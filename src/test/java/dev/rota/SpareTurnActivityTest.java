@@ -42,6 +42,18 @@ class SpareTurnActivityTest {
     }
 
     /**
+     * With every task of a1 waiting in managedBlock, on the worker and on the spare: a task of a2,
+     * queued since nobody is free to run it, makes a2 hold all of the currency's value, a1 none.
+     */
+    private static void assertQueuedA2HoldsTheCurrency(Currency tenant, TaskGroup a1, TaskGroup a2,
+            CountDownLatch a2Ran) {
+        a2.execute(a2Ran::countDown);                    // stays queued: the worker and the spare wait
+        assertEquals(0, a1.value(), 1e-9, "a1 has nothing but tasks waiting in managedBlock");
+        assertEquals(tenant.value(), a2.value(), 1e-9, "a2 must hold all of its currency's value");
+        assertTrue(a2.value() > 0);
+    }
+
+    /**
      * The worker's slice of a1 ends (its task done, nothing of a1 queued) while a1's other task
      * still runs on a spare: a1 is no longer runnable, but it is still active, so it holds its
      * currency's value and a2, with no work, holds none.
@@ -100,11 +112,7 @@ class SpareTurnActivityTest {
                     }
                 });
                 Liveness.awaitCondition(() -> spareBlocker.blockCalls() > 0, "a1's second task blocked on a spare");
-                a2.execute(a2Ran::countDown);                   // stays queued: the worker and the spare wait
-
-                assertEquals(0, a1.value(), 1e-9, "a1 has nothing but tasks waiting in managedBlock");
-                assertEquals(tenant.value(), a2.value(), 1e-9, "a2 must hold all of its currency's value");
-                assertTrue(a2.value() > 0);
+                assertQueuedA2HoldsTheCurrency(tenant, a1, a2, a2Ran);
             } finally {
                 releaseWorker.countDown();
                 releaseSpare.countDown();
@@ -148,11 +156,7 @@ class SpareTurnActivityTest {
                 });
                 Liveness.awaitCondition(() -> awaitedBlocker.blockCalls() > 0, "s's task blocked on the spare");
                 assertTrue(awaitedRanOn.get() == waiterRanOn.get(), "s's task ran on its waiter's thread");
-                a2.execute(a2Ran::countDown);                   // stays queued: the worker and the spare wait
-
-                assertEquals(0, a1.value(), 1e-9, "a1 has nothing but tasks waiting in managedBlock");
-                assertEquals(tenant.value(), a2.value(), 1e-9, "a2 must hold all of its currency's value");
-                assertTrue(a2.value() > 0);
+                assertQueuedA2HoldsTheCurrency(tenant, a1, a2, a2Ran);
             } finally {
                 releaseWorker.countDown();
                 releaseSpare.countDown();

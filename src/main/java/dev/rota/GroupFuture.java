@@ -25,12 +25,18 @@ import java.util.concurrent.FutureTask;
  * same thread's stack (a join that helps), and a wait there would never end.
  */
 final class GroupFuture<V> extends BlockingFutureTask<V> {
-    /** {@link #claim}: neither a waiter nor a drain has claimed this future. */
-    private static final int OPEN = 0;
+    /**
+     * {@link #claim}: not (yet) known to be queued as itself in its group. Such a future is never
+     * run by its waiter: it may be inside a wrapper that its queue holds (an
+     * ExecutorCompletionService's), which a drain would hand back, or dropped by a rejection policy.
+     */
+    private static final int UNQUEUED = 0;
+    /** {@link #claim}: accepted as itself into its own group's queue; neither a waiter nor a drain has claimed it. */
+    private static final int OPEN = 1;
     /** {@link #claim}: a waiter runs this future outside its queue (it runs once: FutureTask's own state sees to that). */
-    private static final int RUN_BY_WAITER = 1;
+    private static final int RUN_BY_WAITER = 2;
     /** {@link #claim}: a shutdownNow drained this future from its queue and hands it back. */
-    private static final int DRAINED = 2;
+    private static final int DRAINED = 3;
     private static final VarHandle CLAIM;
 
     static {
@@ -45,9 +51,10 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
     /**
      * Who took this future, still in its queue, for themselves: a waiter that runs it there and then
      * ({@link #claimForWaiter}), or a drain that hands it back ({@link #settleDrained}); one CAS from
-     * {@link #OPEN} decides, so a future run by its waiter is never handed back as never started,
-     * and one handed back is not run by a waiter. Not used for a future of a RotaTask, whose own
-     * started claim decides the same.
+     * {@link #OPEN} (or {@link #UNQUEUED}, for a drain that comes before {@link #acceptedAsItself})
+     * decides, so a future run by its waiter is never handed back as never started, and one handed
+     * back is not run by a waiter. For a future of a RotaTask only {@link #OPEN} is read: the task's
+     * own started claim decides the rest.
      */
     private volatile int claim;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
@@ -160,18 +167,37 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             return false;
         }
         if (task instanceof GroupFuture<?> future) {
-            return CLAIM.compareAndSet(future, OPEN, DRAINED); // false: its waiter runs it, or ran it
+            int c;
+            do {
+                c = future.claim;
+                if (c == RUN_BY_WAITER) {
+                    return false;                        // its waiter runs it, or ran it
+                }
+            } while (!CLAIM.compareAndSet(future, c, DRAINED));
         }
         return true;
     }
 
     /**
      * For a waiter about to run this future itself (no spare could stand in for it, see
-     * {@link TicketTransfer}): true when it may, false once a drain has handed it back. With a
-     * RotaTask, true while not done: the task's started claim decides inside the run.
+     * {@link TicketTransfer}): true when it may, false unless its group accepted it as itself, or
+     * once a drain has handed it back. With a RotaTask, true while not done: the task's started
+     * claim decides inside the run.
      */
     boolean claimForWaiter() {
-        return rotaTask != null ? !isDone() : CLAIM.compareAndSet(this, OPEN, RUN_BY_WAITER);
+        return rotaTask != null ? claim == OPEN && !isDone() : CLAIM.compareAndSet(this, OPEN, RUN_BY_WAITER);
+    }
+
+    /**
+     * Called by {@code group.execute} once {@code group} accepted {@code task} into its queue: when
+     * task is a future of that group, it may now be run by its waiter. Before execute returns, so
+     * before the submitting thread can hand the future to any waiter; a drain that came first has
+     * claimed it already, and this changes nothing.
+     */
+    static void acceptedAsItself(Runnable task, Group group) {
+        if (task instanceof GroupFuture<?> future && future.group == group) {
+            CLAIM.compareAndSet(future, UNQUEUED, OPEN);
+        }
     }
 
     /**

@@ -176,6 +176,7 @@ public final class TaskGroup extends AbstractExecutorService {
         // be submitted elsewhere, and a rejection policy that runs it runs it outside the group.
         int result = core.offer(task, RotaTask::bindSubmitted);
         if (result == Group.ACCEPTED) {
+            GroupFuture.acceptedAsItself(task, core);
             return;
         }
         core.countRejected();

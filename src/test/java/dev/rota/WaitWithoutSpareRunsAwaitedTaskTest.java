@@ -12,6 +12,7 @@ import dev.rota.contract.Liveness;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -333,6 +334,38 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             return String.valueOf(call.call());
         } catch (Exception e) {
             return e.getClass().getSimpleName();
+        }
+    }
+
+    /**
+     * Only a future that its own group accepted as itself may be run by its waiter: one inside a
+     * wrapper that the queue holds instead (an ExecutorCompletionService's), which a drain would hand
+     * back although the future ran, and one a rejection policy dropped, which must never run.
+     */
+    @Test
+    void onlyAFutureQueuedAsItselfMayBeRunByItsWaiter() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup server = pool.group("server", 100);
+            CountDownLatch release = new CountDownLatch(1);
+            try {
+                CountDownLatch held = new CountDownLatch(1);
+                server.execute(() -> {                                    // holds the only worker
+                    held.countDown();
+                    Liveness.awaitUninterruptibly(release);
+                });
+                Liveness.await(held, "the only worker held");
+                assertTrue(((GroupFuture<?>) server.submit(() -> 1)).claimForWaiter(), "a group's own future");
+                assertTrue(((GroupFuture<?>) pool.submit(() -> 2)).claimForWaiter(), "the pool's own future");
+                Future<Integer> wrapped = new ExecutorCompletionService<Integer>(server).submit(() -> 3);
+                assertFalse(((GroupFuture<?>) wrapped).claimForWaiter(), "a future queued inside a wrapper");
+                assertEquals(2, server.stats().queuedTasks());             // the first future and the wrapper
+                server.setQueueCapacity(2);
+                server.setRejectionPolicy((task, group) -> { });          // drops what does not fit
+                Future<Integer> dropped = server.submit(() -> 4);
+                assertFalse(((GroupFuture<?>) dropped).claimForWaiter(), "a future its group dropped");
+            } finally {
+                release.countDown();
+            }
         }
     }
 }

@@ -368,4 +368,48 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             }
         }
     }
+
+    /**
+     * The run is charged to the waiter's group even where the wait sits inside a managed block that
+     * found no spare, whose pause of the slice's clock would otherwise leave the run charged to
+     * nobody. The awaited task spins for 50 ms of wall time; the slice's clock is a wall clock, so
+     * the waiter's group is charged at least that.
+     */
+    @Test
+    void aRunInsideAManagedBlockIsChargedToTheWaitersGroup() throws Exception {
+        long spinNanos = TimeUnit.MILLISECONDS.toNanos(50);
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            Future<?> waiter = client.submit(() -> {
+                Future<?> reply = server.submit(() -> {
+                    long end = System.nanoTime() + spinNanos;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                });
+                RotaPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
+                    @Override
+                    public boolean block() throws InterruptedException {
+                        try {
+                            reply.get();                 // no spare stood in for the block: runs it here
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            throw new AssertionError(e);
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public boolean isReleasable() {
+                        return reply.isDone();
+                    }
+                });
+                return null;
+            });
+            waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            Liveness.awaitCondition(() -> client.stats().slices() >= 1, "the client's slice ended");
+            assertTrue(client.stats().cpuTimeNanos() >= spinNanos,
+                    "client charged " + client.stats().cpuTimeNanos() + " ns for a run of " + spinNanos);
+        }
+    }
 }

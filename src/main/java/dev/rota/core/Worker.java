@@ -670,7 +670,7 @@ final class Worker implements Runnable {
      * here, and a join in it helps with target's tasks ({@link #helpInAwaitedRun}), never with the
      * slice's. It is not counted here: its copy in target's queue counts once a taker skips it, as
      * for any task run elsewhere first. Its time is the waiting slice's, whose group would have lent
-     * its tickets to target for the wait. Not past {@link WorkerContext#MAX_HELP_DEPTH} tasks nested
+     * its tickets to target for the wait, also inside a managed block, whose pause of the clock it lifts. Not past {@link WorkerContext#MAX_HELP_DEPTH} tasks nested
      * on this thread, so that a chain of such waits stays within the stack. True when it ran.
      */
     boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
@@ -685,11 +685,18 @@ final class Worker implements Runnable {
             currentTask = task;
             awaitedGroup = target;
             helpDepth++;
+            // Inside a managed block that found no spare the slice's clock is paused; the run is
+            // work, charged to the slice as the waiting task's own time would be.
+            boolean clockPaused = !inBurst;
+            resumeClock(clockPaused);
             try {
                 task.run();
             } catch (Throwable failure) {
                 engine.reportUncaught(thread, failure);
             } finally {
+                if (clockPaused) {
+                    pauseClock();
+                }
                 helpDepth--;
                 currentLane = outer;
                 currentTask = outerTask;

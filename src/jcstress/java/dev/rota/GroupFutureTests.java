@@ -8,13 +8,15 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
  * A waiter claiming a group's future to run it itself (no spare could stand in for it) racing a
  * shutdownNow that drained the future from its queue: exactly one of them has it, so the future is
- * either run by its waiter or handed back as never started, never both and never neither. And the
- * submitter's mark that the group accepted the future racing such a drain.
+ * either run by its waiter or handed back as never started, never both and never neither. The
+ * submitter's mark that the group accepted the future racing such a drain. And a cancel(true)
+ * racing the end of a run outside the pool, whose interrupt must land before run() returns.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.GroupFutureTests.*'}
  */
 public final class GroupFutureTests {
@@ -71,6 +73,48 @@ public final class GroupFutureTests {
         @Arbiter
         public void after(ZZ_Result r) {
             r.r2 = future.claimForWaiter();
+        }
+    }
+
+    /**
+     * A cancel(true) racing the end of a run on a thread outside the pool, which the future
+     * interrupts itself (as FutureTask would): the interrupt lands before run() returns, never
+     * after, on whatever the thread does next. r1: the cancel succeeded; r2: the runner was
+     * interrupted when run() returned; r3: it is interrupted once the cancel has returned too (the
+     * runner waits for that, then clears its status for the next round).
+     */
+    @JCStressTest
+    @Outcome(id = "false, false, false", expect = ACCEPTABLE, desc = "the run completed first: nothing to cancel")
+    @Outcome(id = "true, false, false", expect = ACCEPTABLE, desc = "cancelled before the run, which did nothing")
+    @Outcome(id = "true, true, true", expect = ACCEPTABLE, desc = "cancelled during the run, interrupted in it")
+    @Outcome(id = ".*, false, true", expect = FORBIDDEN, desc = "the interrupt landed after run() returned")
+    @State
+    public static class CancelRacingRunEnd {
+        final GroupFuture<Integer> future = new GroupFuture<>(() -> 42, null);
+        volatile boolean cancelReturned;
+        boolean cancelled;
+
+        @Actor
+        public void run(ZZZ_Result r) {
+            Thread.interrupted();                        // nothing left from an earlier round
+            future.run();
+            r.r2 = Thread.currentThread().isInterrupted();
+            while (!cancelReturned) {
+                Thread.onSpinWait();
+            }
+            r.r3 = Thread.currentThread().isInterrupted();
+            Thread.interrupted();
+        }
+
+        @Actor
+        public void cancel() {
+            cancelled = future.cancel(true);
+            cancelReturned = true;
+        }
+
+        @Arbiter
+        public void after(ZZZ_Result r) {
+            r.r1 = cancelled;
         }
     }
 }

@@ -38,10 +38,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
     /** {@link #claim}: a shutdownNow drained this future from its queue and hands it back. */
     private static final int DRAINED = 3;
     private static final VarHandle CLAIM;
+    private static final VarHandle RUNNER;
+    /** {@link #runner} while a cancel(true) interrupts a thread outside the pool that runs this future. */
+    private static final Object INTERRUPTING = new Object();
 
     static {
         try {
-            CLAIM = MethodHandles.lookup().findVarHandle(GroupFuture.class, "claim", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CLAIM = lookup.findVarHandle(GroupFuture.class, "claim", int.class);
+            RUNNER = lookup.findVarHandle(GroupFuture.class, "runner", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -57,6 +62,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * own started claim decides the rest.
      */
     private volatile int claim;
+    /**
+     * The thread in {@link #run()} now, null when none, {@link #INTERRUPTING} while a cancel(true)
+     * interrupts a thread outside the pool (the run's end waits it out, as FutureTask's does).
+     */
+    private volatile Object runner;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
     private final RotaTask<?> rotaTask;
     /** What this future of a RotaTask gives when the task completes normally ({@code submit(task, result)}). */
@@ -85,10 +95,55 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
     @Override
     public void run() {
         Runnable outer = WorkerContext.swapRunningTask(this);
+        Thread me = Thread.currentThread();
+        Object outerFuture = WorkerContext.enterFuture(this); // before the runner: see interruptRunner
+        RUNNER.setVolatile(this, me);
         try {
             super.run();
         } finally {
+            if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
+                while (!RUNNER.compareAndSet(this, me, null)) {
+                    Thread.onSpinWait();                 // a cancel(true) interrupts this thread: let it land first
+                }
+            } else {
+                WorkerContext.exitFuture(outerFuture);   // waits out a cancel(true)'s interrupt likewise
+                RUNNER.setVolatile(this, null);
+            }
             WorkerContext.swapRunningTask(outer);
+        }
+    }
+
+    /** This future interrupts its runner itself, on a pool thread only while its own code runs there. */
+    @Override
+    protected boolean interruptsItsRunner() {
+        return true;
+    }
+
+    /**
+     * For cancel(true), once cancelled (FutureTask's cancel(false): its own interrupt would reach the
+     * thread whatever it runs). On a worker or a spare, interrupts the thread only while it runs this
+     * future's own code, not while it runs a task nested inside it (a join's helped task, a task run
+     * for its waiter), which the interrupt is not meant for: the waiting code finds it set once the
+     * nested task returns ({@code interruptRequested}). On any other thread, interrupts it as
+     * FutureTask would, before the run returns.
+     *
+     * <p>Why nothing is missed: the run publishes itself ({@link WorkerContext#enterFuture}) and then
+     * its thread, before FutureTask's run checks that it was not cancelled; this is called after the
+     * cancel took effect. So a canceller that reads no thread here cancelled before that check, and
+     * the task's code never starts; one that reads the thread finds the run published, unless it has
+     * ended or a nested task runs.
+     */
+    @Override
+    protected void interruptRunner() {
+        if (!(runner instanceof Thread thread) || WorkerContext.interruptForCancel(this, thread)) {
+            return;
+        }
+        if (RUNNER.compareAndSet(this, thread, INTERRUPTING)) {
+            try {
+                thread.interrupt();
+            } finally {
+                RUNNER.setVolatile(this, thread);
+            }
         }
     }
 

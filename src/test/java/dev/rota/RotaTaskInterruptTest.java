@@ -53,8 +53,9 @@ class RotaTaskInterruptTest {
 
     /**
      * cancel(true) of a submitted task while it waits in a join, running a helped task: the interrupt
-     * lands in the helped task, which takes it as its own; the waiter still finds its interrupt status
-     * set when its join returns, as a ThreadPoolExecutor's task finds it after its cancel(true).
+     * is the waiter's, not the helped task's, which runs on uninterrupted; the waiter finds its
+     * interrupt status set when its join returns, as a ThreadPoolExecutor's task finds it after its
+     * cancel(true).
      */
     @Test
     void aCancelWithInterruptOfATaskThatHelpsInAJoinReachesThatTask() throws Exception {
@@ -66,6 +67,7 @@ class RotaTaskInterruptTest {
             CountDownLatch helpedRelease = new CountDownLatch(1);
             CountDownLatch waiterDone = new CountDownLatch(1);
             AtomicBoolean waiterSawInterrupt = new AtomicBoolean();
+            AtomicBoolean helpedSawInterrupt = new AtomicBoolean();
             AtomicReference<String> stolenOn = new AtomicReference<>();
             AtomicReference<String> waiterOn = new AtomicReference<>();
             Future<?> waiter = pool.submit(() -> {
@@ -86,6 +88,7 @@ class RotaTaskInterruptTest {
                     protected Void compute() {
                         helpedStarted.countDown();
                         spinUntil(helpedRelease);
+                        helpedSawInterrupt.set(Thread.currentThread().isInterrupted());
                         return null;
                     }
                 };
@@ -102,6 +105,7 @@ class RotaTaskInterruptTest {
             Liveness.await(waiterDone, "the waiter's join");
             assertFalse(stolenOn.get().equals(waiterOn.get()), "the fork was not stolen: the join did not help");
             assertTrue(waiterSawInterrupt.get(), "cancel(true) of the waiting task did not reach it");
+            assertFalse(helpedSawInterrupt.get(), "cancel(true) of the waiting task interrupted the helped task");
         } finally {
             pool.shutdownNow();
         }

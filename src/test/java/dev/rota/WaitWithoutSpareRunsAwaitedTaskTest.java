@@ -412,4 +412,46 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
                     "client charged " + client.stats().cpuTimeNanos() + " ns for a run of " + spinNanos);
         }
     }
+
+    /**
+     * A cancel(true) of the waiting task that comes while it runs the awaited task is the waiting
+     * task's: the awaited task is not interrupted (its other waiters get its result), and the waiting
+     * task finds the interrupt set once the run returns.
+     */
+    @Test
+    void aCancelOfTheWaiterDuringTheRunInterruptsTheWaiterNotTheRun() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            CountDownLatch serverRunning = new CountDownLatch(1);
+            CountDownLatch releaseServer = new CountDownLatch(1);
+            CountDownLatch waiterDone = new CountDownLatch(1);
+            AtomicBoolean serverInterrupted = new AtomicBoolean();
+            AtomicBoolean waiterInterrupted = new AtomicBoolean();
+            AtomicReference<Future<String>> reply = new AtomicReference<>();
+            Future<String> waiter = client.submit(() -> {
+                try {
+                    reply.set(server.submit(() -> {
+                        serverRunning.countDown();
+                        while (releaseServer.getCount() > 0) {
+                            Thread.onSpinWait();
+                        }
+                        serverInterrupted.set(Thread.currentThread().isInterrupted()); // after the release, so after the cancel
+                        return "ok";
+                    }));
+                    return reply.get().get();
+                } finally {
+                    waiterInterrupted.set(Thread.currentThread().isInterrupted());
+                    waiterDone.countDown();
+                }
+            });
+            Liveness.await(serverRunning, "the server's task ran on its waiter's thread");
+            assertTrue(waiter.cancel(true));
+            releaseServer.countDown();
+            assertEquals("ok", reply.get().get(Liveness.SECONDS, TimeUnit.SECONDS));
+            Liveness.await(waiterDone, "the waiting task returned");
+            assertFalse(serverInterrupted.get(), "the client's cancel interrupted the server's task");
+            assertTrue(waiterInterrupted.get(), "the waiting task did not see its own cancel");
+        }
+    }
 }

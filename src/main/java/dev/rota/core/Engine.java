@@ -602,6 +602,7 @@ public final class Engine {
         if (task == null) {
             return false;
         }
+        Object waitingFuture = spare.runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = spare.currentTask;
         spare.helpDepth++;
@@ -613,6 +614,7 @@ public final class Engine {
         } finally {
             spare.currentTask = waiter;
             spare.helpDepth--;
+            spare.runningFuture.switchTo(waitingFuture);
         }
         afterHelpedTask(group, waiterInterrupted, waiter);
         countSpareTask(group);
@@ -631,7 +633,7 @@ public final class Engine {
         }
         Group waiterGroup = spare.group;
         Runnable waiter = spare.currentTask;
-        return runAwaitedTask(target, near.index, claim, spare.running, waiterGroup, waiter, () -> {
+        return runAwaitedTask(target, near.index, claim, spare.running, spare.runningFuture, waiterGroup, waiter, () -> {
             spare.group = target;                        // its forks go to target, and it sees target
             spare.currentTask = task;
             spare.helpDepth++;
@@ -654,8 +656,8 @@ public final class Engine {
      * and, if {@code claim} then claims the awaited task, runs it through {@code run}
      * ({@link #runInsideWaiter}). True when it ran.
      */
-    boolean runAwaitedTask(Group target, int near, BooleanSupplier claim, RunningGroup running, Group waiterGroup,
-            Runnable waiter, Runnable run) {
+    boolean runAwaitedTask(Group target, int near, BooleanSupplier claim, RunningGroup running,
+            InterruptSlot<Object> runningFuture, Group waiterGroup, Runnable waiter, Runnable run) {
         if (isStopping() || !target.allows(near) || !dispatcher.awaitedRunStarted(target)) {
             return false;
         }
@@ -663,7 +665,7 @@ public final class Engine {
             if (!claim.getAsBoolean()) {
                 return false;
             }
-            runInsideWaiter(running, target, waiterGroup, waiter, run);
+            runInsideWaiter(running, runningFuture, target, waiterGroup, waiter, run);
             return true;
         } finally {
             dispatcher.awaitedRunEnded(target);
@@ -674,12 +676,15 @@ public final class Engine {
      * Runs {@code run}, which runs a task of {@code target} inside a waiting task of
      * {@code waiterGroup} ({@code waiter}, the task the thread runs), with the thread entered in
      * target ({@link RunningGroup#switchTo}), so that target's shutdownNow interrupts it, and then in
-     * the group it left again. Interrupts: the waiter's own is taken down first and set again after,
+     * the group it left again; and with no future's own code running ({@code runningFuture}), so
+     * that a cancel(true) of the waiter does not interrupt the run. Interrupts: the waiter's own is taken down first and set again after,
      * as for a join's helped task ({@link #afterHelpedTask}); one that target's or the pool's
      * shutdownNow sent while the thread was still in the waiter's group missed it, and is set before
      * the task runs, as that shutdownNow would have set it.
      */
-    private void runInsideWaiter(RunningGroup running, Group target, Group waiterGroup, Runnable waiter, Runnable run) {
+    private void runInsideWaiter(RunningGroup running, InterruptSlot<Object> runningFuture, Group target,
+            Group waiterGroup, Runnable waiter, Runnable run) {
+        Object waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the run's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the awaited task's
         Group left = running.switchTo(target);
         Thread.interrupted();                            // landed before the switch: the waiter group's, told below
@@ -690,6 +695,7 @@ public final class Engine {
             run.run();
         } finally {
             running.switchTo(left);
+            runningFuture.switchTo(waitingFuture);
         }
         afterHelpedTask(waiterGroup, waiterInterrupted, waiter);
     }

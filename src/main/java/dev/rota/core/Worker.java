@@ -179,6 +179,11 @@ final class Worker implements Runnable {
     /** The group of the open slice, for a shutdownNow of that group (see {@link RunningGroup}). */
     private final RunningGroup running = new RunningGroup();
     /**
+     * The future whose own code this worker runs now, for a {@code cancel(true)} of it
+     * ({@link WorkerContext#interruptForCancel}); null while a task nested inside it runs.
+     */
+    final InterruptSlot<Object> runningFuture = new InterruptSlot<>();
+    /**
      * The group of the task this worker runs for its waiter ({@link #runAwaitedTask}), innermost
      * first, while it runs; null otherwise. A join then helps with that group's tasks, not the slice's. Owner only.
      */
@@ -600,6 +605,7 @@ final class Worker implements Runnable {
 
     /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
     private void runHelped(Runnable task, Lane lane) {
+        Object waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = currentTask;
         helpDepth++;
@@ -607,6 +613,7 @@ final class Worker implements Runnable {
             execute(task, lane);
         } finally {
             helpDepth--;
+            runningFuture.switchTo(waitingFuture);
         }
         engine.afterHelpedTask(lane.group, waiterInterrupted, waiter);
     }
@@ -680,7 +687,7 @@ final class Worker implements Runnable {
         Lane outer = currentLane;
         Runnable outerTask = currentTask;
         Group outerAwaited = awaitedGroup;
-        boolean ran = engine.runAwaitedTask(target, index, claim, running, currentGroup(), outerTask, () -> {
+        boolean ran = engine.runAwaitedTask(target, index, claim, running, runningFuture, currentGroup(), outerTask, () -> {
             currentLane = target.lanes[index];           // its forks go to target's deque here, and it sees target
             currentTask = task;
             awaitedGroup = target;

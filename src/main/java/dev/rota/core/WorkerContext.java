@@ -128,6 +128,56 @@ public final class WorkerContext {
         return null;
     }
 
+    /** What {@link #enterFuture} returns on a thread that runs no tasks for a pool. */
+    public static final Object NOT_A_POOL_THREAD = new Object();
+
+    /**
+     * On a worker or spare: publishes {@code future} as the future whose own code the thread runs
+     * now, so that {@link #interruptForCancel} reaches the thread while it does and not while a task
+     * nested inside it runs; returns what it replaces, for {@link #exitFuture}. Returns
+     * {@link #NOT_A_POOL_THREAD} on any other thread, and publishes nothing.
+     */
+    public static Object enterFuture(Object future) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker.runningFuture.switchTo(future);
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            return st.spare.runningFuture.switchTo(future);
+        }
+        return NOT_A_POOL_THREAD;
+    }
+
+    /**
+     * Ends what {@link #enterFuture} began ({@code outer}, what it returned), waiting while a
+     * {@link #interruptForCancel} is under way, so that its interrupt lands before.
+     */
+    public static void exitFuture(Object outer) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            wt.worker.runningFuture.switchTo(outer);
+        } else if (t instanceof SpareThreads.SpareThread st) {
+            st.spare.runningFuture.switchTo(outer);
+        }
+    }
+
+    /**
+     * For a {@code cancel(true)} of {@code future}, which {@code thread} runs: on a worker or spare,
+     * interrupts it if it runs the future's own code now (see {@link #enterFuture}), and returns
+     * true; returns false, interrupting nothing, for any other thread.
+     */
+    public static boolean interruptForCancel(Object future, Thread thread) {
+        if (thread instanceof WorkerThread wt) {
+            wt.worker.runningFuture.interruptIf(future, thread);
+            return true;
+        }
+        if (thread instanceof SpareThreads.SpareThread st) {
+            st.spare.runningFuture.interruptIf(future, thread);
+            return true;
+        }
+        return false;
+    }
+
     /**
      * Takes {@code task} back, without running it, if it is the newest on the calling worker's deque
      * of the running task's group, or the newest of the calling spare's deferred forks; false

@@ -41,7 +41,29 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
         if (mayInterruptIfRunning && !isDone()) {        // a cancel of a done task interrupts nothing
             interruptRequested = true;                   // before the interrupt: a join's help reads it after
         }
-        return super.cancel(mayInterruptIfRunning);
+        if (!mayInterruptIfRunning || !interruptsItsRunner()) {
+            return super.cancel(mayInterruptIfRunning);
+        }
+        boolean cancelled = super.cancel(false);
+        if (cancelled) {
+            interruptRunner();
+        }
+        return cancelled;
+    }
+
+    /**
+     * True when this task interrupts the thread that runs it itself, on {@code cancel(true)}
+     * ({@link #interruptRunner}), rather than through FutureTask; false here.
+     */
+    protected boolean interruptsItsRunner() {
+        return false;
+    }
+
+    /**
+     * For {@code cancel(true)}, once this task is cancelled, when {@link #interruptsItsRunner}: interrupts
+     * the thread running it, if any, before that run returns. Nothing here.
+     */
+    protected void interruptRunner() {
     }
 
     @Override

@@ -3,11 +3,13 @@ package dev.rota;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
@@ -15,8 +17,9 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * A waiter claiming a group's future to run it itself (no spare could stand in for it) racing a
  * shutdownNow that drained the future from its queue: exactly one of them has it, so the future is
  * either run by its waiter or handed back as never started, never both and never neither. The
- * submitter's mark that the group accepted the future racing such a drain. And a cancel(true)
- * racing the end of a run outside the pool, whose interrupt must land before run() returns.
+ * submitter's mark that the group accepted the future racing such a drain. A cancel(true) racing
+ * the end of a run outside the pool, whose interrupt must land before run() returns. And two runs
+ * of one future at once, of which exactly one calls the task.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.GroupFutureTests.*'}
  */
 public final class GroupFutureTests {
@@ -115,6 +118,38 @@ public final class GroupFutureTests {
         @Arbiter
         public void after(ZZZ_Result r) {
             r.r1 = cancelled;
+        }
+    }
+
+    /**
+     * Two runs of one future at once (a waiter runs it while a worker reaches its queued copy): one
+     * holds the runner and calls the task, the other returns at once, and the runner is free after.
+     * r1: how many times the task ran; r2: a later cancel(true) found the future done.
+     */
+    @JCStressTest
+    @Outcome(id = "1, true", expect = ACCEPTABLE, desc = "one run called the task; the future is done")
+    @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "neither run called the task")
+    @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "both runs called the task")
+    @Outcome(id = "1, false", expect = FORBIDDEN, desc = "the task ran but the future is not done")
+    @State
+    public static class TwoRunsAtOnce {
+        final AtomicInteger calls = new AtomicInteger();
+        final GroupFuture<Integer> future = new GroupFuture<>(calls::incrementAndGet, null);
+
+        @Actor
+        public void waiter() {
+            future.run();
+        }
+
+        @Actor
+        public void worker() {
+            future.run();
+        }
+
+        @Arbiter
+        public void after(IZ_Result r) {
+            r.r1 = calls.get();
+            r.r2 = !future.cancel(true);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.rota;
 
 import dev.rota.core.Group;
+import dev.rota.core.InterruptOnCancel;
 import dev.rota.core.WorkerContext;
 import dev.rota.schedule.BlockingFutureTask;
 import java.lang.invoke.MethodHandles;
@@ -63,8 +64,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      */
     private volatile int claim;
     /**
-     * The thread in {@link #run()} now, null when none, {@link #INTERRUPTING} while a cancel(true)
-     * interrupts a thread outside the pool (the run's end waits it out, as FutureTask's does).
+     * The thread whose {@link #run()} holds this future now (one at a time), null when none,
+     * {@link #INTERRUPTING} while a cancel(true) interrupts a thread outside the pool (the run's end
+     * waits it out, as FutureTask's does).
      */
     private volatile Object runner;
     /** The RotaTask this future runs ({@code submit(task, result)}), bound to its group on submission; else null. */
@@ -91,25 +93,50 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * ExecutorCompletionService's, as {@code invokeAny} and {@code invokeAll} of a completion
      * service use), a join inside it helps on behalf of this future, so that a {@code cancel(true)}
      * of it that comes while the join runs another task is set again for it afterwards.
+     *
+     * <p>One run at a time holds {@link #runner} (a CAS from null), and only that one runs
+     * FutureTask's run: its own runner, published after this one and cleared before, is then always
+     * free for it. A second run while one holds it returns at once, as FutureTask's does; the pool
+     * makes such runs, as when a waiter runs this future and a worker reaches its queued copy.
      */
     @Override
     public void run() {
         Runnable outer = WorkerContext.swapRunningTask(this);
-        Thread me = Thread.currentThread();
-        Object outerFuture = WorkerContext.enterFuture(this); // before the runner: see interruptRunner
-        RUNNER.setVolatile(this, me);
         try {
-            super.run();
-        } finally {
-            if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
-                while (!RUNNER.compareAndSet(this, me, null)) {
-                    Thread.onSpinWait();                 // a cancel(true) interrupts this thread: let it land first
-                }
-            } else {
-                WorkerContext.exitFuture(outerFuture);   // waits out a cancel(true)'s interrupt likewise
-                RUNNER.setVolatile(this, null);
+            Thread me = Thread.currentThread();
+            Object outerFuture = WorkerContext.enterFuture(this); // before the runner: see interruptRunner
+            if (!RUNNER.compareAndSet(this, null, me)) {
+                WorkerContext.exitFuture(outerFuture);   // another run holds this future
+                return;
             }
+            try {
+                super.run();
+            } finally {
+                endRun(me, outerFuture);
+            }
+        } finally {
             WorkerContext.swapRunningTask(outer);
+        }
+    }
+
+    /**
+     * Ends a run that held {@link #runner}: waits out a cancel(true) under way, so that its interrupt
+     * lands before the run returns, and clears the runner. On a worker or a spare, puts back the
+     * future the thread ran before ({@code outerFuture}); when that one was cancelled with an
+     * interrupt while this run was nested in its code (a rejection policy that ran this one in
+     * place, say), the interrupt, which its cancel could not send meanwhile, is set for it now.
+     */
+    private void endRun(Thread me, Object outerFuture) {
+        if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
+            while (!RUNNER.compareAndSet(this, me, null)) {
+                Thread.onSpinWait();                     // a cancel(true) interrupts this thread: let it land first
+            }
+            return;
+        }
+        WorkerContext.exitFuture(outerFuture);           // waits out a cancel(true)'s interrupt likewise
+        RUNNER.setVolatile(this, null);
+        if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.interruptRequested()) {
+            me.interrupt();
         }
     }
 
@@ -127,11 +154,12 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * nested task returns ({@code interruptRequested}). On any other thread, interrupts it as
      * FutureTask would, before the run returns.
      *
-     * <p>Why nothing is missed: the run publishes itself ({@link WorkerContext#enterFuture}) and then
-     * its thread, before FutureTask's run checks that it was not cancelled; this is called after the
-     * cancel took effect. So a canceller that reads no thread here cancelled before that check, and
-     * the task's code never starts; one that reads the thread finds the run published, unless it has
-     * ended or a nested task runs.
+     * <p>Why nothing is missed: the run that holds {@link #runner} publishes itself
+     * ({@link WorkerContext#enterFuture}) and then its thread, before FutureTask's run checks that
+     * it was not cancelled, and it is the only run that calls the task's code; this is called after
+     * the cancel took effect. So a canceller that reads no thread here cancelled before that check,
+     * and the task's code never starts; one that reads the thread finds the run published, unless it
+     * has ended or a nested task runs.
      */
     @Override
     protected void interruptRunner() {

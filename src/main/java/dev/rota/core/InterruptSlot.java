@@ -64,8 +64,11 @@ class InterruptSlot<T> {
     /** Any thread: interrupts {@code thread} if it runs {@code target} now. */
     void interruptIf(T target, Thread thread) {
         if (held == target && HELD.compareAndSet(this, target, INTERRUPTING)) {
-            thread.interrupt();
-            HELD.setVolatile(this, target);
+            try {
+                thread.interrupt();
+            } finally {
+                HELD.setVolatile(this, target);          // the thread waits for this in exit and switchTo
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * @param <V> the result type
  */
 public abstract class BlockingFutureTask<V> extends FutureTask<V> implements InterruptOnCancel {
-    /** Set by cancel(true) before FutureTask's cancel interrupts the runner (see {@link InterruptOnCancel}). */
+    /** Set by cancel(true) before the runner is interrupted (see {@link InterruptOnCancel}): a nested run that kept the interrupt away reads it. */
     private volatile boolean interruptRequested;
 
     protected BlockingFutureTask(Callable<V> callable) {

@@ -96,18 +96,24 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      *
      * <p>One run at a time holds {@link #runner} (a CAS from null), and only that one runs
      * FutureTask's run: its own runner, published after this one and cleared before, is then always
-     * free for it. A second run while one holds it returns at once, as FutureTask's does; the pool
-     * makes such runs, as when a waiter runs this future and a worker reaches its queued copy.
+     * free for it. A second run while one holds it returns at once, as FutureTask's does, touching
+     * nothing; the pool makes such runs, as when a waiter runs this future and a worker reaches its
+     * queued copy.
      */
     @Override
     public void run() {
         Runnable outer = WorkerContext.swapRunningTask(this);
         try {
             Thread me = Thread.currentThread();
-            Object outerFuture = WorkerContext.enterFuture(this); // before the runner: see interruptRunner
             if (!RUNNER.compareAndSet(this, null, me)) {
-                WorkerContext.exitFuture(outerFuture);   // another run holds this future
-                return;
+                return;                                  // another run holds this future
+            }
+            Object outerFuture;
+            try {
+                outerFuture = WorkerContext.enterFuture(this); // before FutureTask's state check: see interruptRunner
+            } catch (Throwable failure) {
+                RUNNER.setVolatile(this, null);
+                throw failure;
             }
             try {
                 super.run();
@@ -133,8 +139,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             }
             return;
         }
-        WorkerContext.exitFuture(outerFuture);           // waits out a cancel(true)'s interrupt likewise
-        RUNNER.setVolatile(this, null);
+        try {
+            WorkerContext.exitFuture(outerFuture);       // waits out a cancel(true)'s interrupt likewise
+        } finally {
+            RUNNER.setVolatile(this, null);
+        }
         if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.interruptRequested()) {
             me.interrupt();
         }
@@ -154,12 +163,13 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * nested task returns ({@code interruptRequested}). On any other thread, interrupts it as
      * FutureTask would, before the run returns.
      *
-     * <p>Why nothing is missed: the run that holds {@link #runner} publishes itself
-     * ({@link WorkerContext#enterFuture}) and then its thread, before FutureTask's run checks that
-     * it was not cancelled, and it is the only run that calls the task's code; this is called after
-     * the cancel took effect. So a canceller that reads no thread here cancelled before that check,
-     * and the task's code never starts; one that reads the thread finds the run published, unless it
-     * has ended or a nested task runs.
+     * <p>Why nothing is missed: the run that takes {@link #runner} (the only run that calls the
+     * task's code) then publishes itself in its thread's slot ({@link WorkerContext#enterFuture}),
+     * and only then does FutureTask's run check that it was not cancelled; this is called after the
+     * cancel took effect, and reads the runner, then the slot. So a canceller that reads no runner,
+     * or reads the runner but not yet this future in its slot, came before that check, and the
+     * task's code never starts; one that finds this future in the slot interrupts the thread, and
+     * one that finds something else there comes after the run's code or during a nested task.
      */
     @Override
     protected void interruptRunner() {

@@ -720,8 +720,8 @@ final class Worker implements Runnable {
 
     /**
      * Owner only, for a join inside a task run for its waiter ({@link #runAwaitedTask}): runs one more
-     * task of that task's group, from this worker's deque of it first (its own forks), then from its
-     * other queues as a spare takes one. Never one of the slice's group: it would run with the thread
+     * task of that task's group, taken as a spare takes one (its deques first, this worker's own,
+     * where its forks are, before the others; then an inbox). Never one of the slice's group: it would run with the thread
      * entered in the awaited group ({@link RunningGroup#switchTo}), out of reach of its own group's
      * shutdownNow, and the forks the join waits for are the awaited group's. False when there was
      * nothing to run, the mask excludes this worker, or, if {@code bounded}, the join may help no deeper.
@@ -734,19 +734,11 @@ final class Worker implements Runnable {
         if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;
         }
-        Lane lane = group.lanes[index];
-        boolean drained = group.isStopDrained();         // before the take: see Group.isStopDrained
-        Runnable task;
-        do {
-            task = lane.deque.pop();
-        } while (task != null && Group.cancelLeftover(task, drained));
-        if (task == null) {
-            task = engine.takeOne(group, index);
-        }
+        Runnable task = engine.takeOne(group, index);    // W2 included, this worker's deque first
         if (task == null) {
             return false;
         }
-        runHelped(task, lane);
+        runHelped(task, group.lanes[index]);
         return true;
     }
 

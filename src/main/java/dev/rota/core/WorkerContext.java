@@ -138,14 +138,8 @@ public final class WorkerContext {
      * {@link #NOT_A_POOL_THREAD} on any other thread, and publishes nothing.
      */
     public static Object enterFuture(Object future) {
-        Thread t = Thread.currentThread();
-        if (t instanceof WorkerThread wt) {
-            return wt.worker.runningFuture.switchTo(future);
-        }
-        if (t instanceof SpareThreads.SpareThread st) {
-            return st.spare.runningFuture.switchTo(future);
-        }
-        return NOT_A_POOL_THREAD;
+        InterruptSlot<Object> slot = runningFutureSlot(Thread.currentThread());
+        return slot == null ? NOT_A_POOL_THREAD : slot.switchTo(future);
     }
 
     /**
@@ -153,11 +147,9 @@ public final class WorkerContext {
      * {@link #interruptForCancel} is under way, so that its interrupt lands before.
      */
     public static void exitFuture(Object outer) {
-        Thread t = Thread.currentThread();
-        if (t instanceof WorkerThread wt) {
-            wt.worker.runningFuture.switchTo(outer);
-        } else if (t instanceof SpareThreads.SpareThread st) {
-            st.spare.runningFuture.switchTo(outer);
+        InterruptSlot<Object> slot = runningFutureSlot(Thread.currentThread());
+        if (slot != null) {
+            slot.switchTo(outer);
         }
     }
 
@@ -167,15 +159,20 @@ public final class WorkerContext {
      * true; returns false, interrupting nothing, for any other thread.
      */
     public static boolean interruptForCancel(Object future, Thread thread) {
+        InterruptSlot<Object> slot = runningFutureSlot(thread);
+        if (slot == null) {
+            return false;
+        }
+        slot.interruptIf(future, thread);
+        return true;
+    }
+
+    /** The slot of the future whose own code {@code thread} runs, for a worker or a spare; null for any other thread. */
+    private static InterruptSlot<Object> runningFutureSlot(Thread thread) {
         if (thread instanceof WorkerThread wt) {
-            wt.worker.runningFuture.interruptIf(future, thread);
-            return true;
+            return wt.worker.runningFuture;
         }
-        if (thread instanceof SpareThreads.SpareThread st) {
-            st.spare.runningFuture.interruptIf(future, thread);
-            return true;
-        }
-        return false;
+        return thread instanceof SpareThreads.SpareThread st ? st.spare.runningFuture : null;
     }
 
     /**

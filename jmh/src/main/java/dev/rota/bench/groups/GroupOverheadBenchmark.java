@@ -58,7 +58,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>After each trial one line per group gives Rota's {@code GroupStats}: tasks, slices, and tasks
  * per slice, the figure that turns the cost of one scheduling decision ({@link DecisionCostBenchmark})
- * into a cost per task.
+ * into a cost per task; a line before them gives each worker's {@code WorkerStats} (tasks run, tasks
+ * taken from other workers' queues, parks), which tell how the stream was split between the workers.
  *
  * <p>{@link #oneSubmitter} runs with {@code @Threads(1)}, {@link #twoSubmitters} with
  * {@code @Threads(2)}, on one pool per trial; do not pass {@code -t}. {@code workers} is 2 by
@@ -112,6 +113,9 @@ public class GroupOverheadBenchmark {
     public void stopPool() throws InterruptedException {
         List<GroupStats> stats = tiers != null ? tiers.stats()
                 : executor instanceof RotaPool rota ? List.of(rota.defaultGroup().stats()) : List.of();
+        if (executor instanceof RotaPool rota) {
+            System.out.printf("%n[workers] %s%n", rota.workerStats());
+        }
         Pools.shutdown(executor);
         if (!stats.isEmpty()) {
             System.out.printf("%n[group-overhead] pool=%s workers=%d%n%s", pool, workers, Tiers.describe(stats));

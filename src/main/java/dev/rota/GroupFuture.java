@@ -130,7 +130,8 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * lands before the run returns, and clears the runner. On a worker or a spare, puts back the
      * future the thread ran before ({@code outerFuture}); when that one was cancelled with an
      * interrupt while this run was nested in its code (a rejection policy that ran this one in
-     * place, say), the interrupt, which its cancel could not send meanwhile, is set for it now.
+     * place, say), the interrupt, which its cancel could not send meanwhile, is taken and set for it
+     * now ({@link InterruptOnCancel#takeOwedInterrupt}).
      */
     private void endRun(Thread me, Object outerFuture) {
         if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
@@ -144,7 +145,7 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         } finally {
             RUNNER.setVolatile(this, null);
         }
-        if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.interruptRequested()) {
+        if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.takeOwedInterrupt()) {
             me.interrupt();
         }
     }
@@ -160,8 +161,10 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * thread whatever it runs). On a worker or a spare, interrupts the thread only while it runs this
      * future's own code, not while it runs a task nested inside it (a join's helped task, a task run
      * for its waiter), which the interrupt is not meant for: the waiting code finds it set once the
-     * nested task returns ({@code interruptRequested}). On any other thread, interrupts it as
-     * FutureTask would, before the run returns.
+     * nested task returns. Whoever interrupts takes the interrupt the cancel owes
+     * ({@link InterruptOnCancel#takeOwedInterrupt}), this canceller or the thread back in this
+     * future's code, so the code gets it once. On any other thread, interrupts it as FutureTask
+     * would, before the run returns.
      *
      * <p>Why nothing is missed: the run that takes {@link #runner} (the only run that calls the
      * task's code) then publishes itself in its thread's slot ({@link WorkerContext#enterFuture}),
@@ -178,7 +181,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         }
         if (RUNNER.compareAndSet(this, thread, INTERRUPTING)) {
             try {
-                thread.interrupt();
+                if (takeOwedInterrupt()) {               // off the pool nothing else takes it: always true
+                    thread.interrupt();
+                }
             } finally {
                 RUNNER.setVolatile(this, thread);
             }

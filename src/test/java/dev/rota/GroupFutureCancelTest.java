@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.contract.Liveness;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code cancel(true)} of a group's future interrupts the thread while the future's own code runs
  * there, and only then: not a second run of the same future that returns at once (a worker reaching
  * the queued copy of a future its waiter runs), and not another future's code run in place inside
- * it, after which the interrupt is set for it.
+ * it, after which the interrupt is set for it. A cancel interrupts the future's code once: no task
+ * that runs inside that code later (a join's help, a future run in place) sets it again.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupFutureCancelTest {
@@ -115,6 +117,85 @@ class GroupFutureCancelTest {
             Liveness.await(outerDone, "the outer future's code");
             assertFalse(innerInterrupted.get(), "the outer future's cancel interrupted the inner one");
             assertTrue(outerInterrupted.get(), "the outer future's code did not find its cancel's interrupt");
+        }
+    }
+    /**
+     * A future's code, interrupted by its cancel(true) while it ran its own code, handles the
+     * interrupt and goes on: a join that then helps (a fork run inside it) and a future run in place
+     * inside it must not interrupt it again, for each of them.
+     */
+    @Test
+    void aCancelInterruptsTheCodeOnceThoughTasksRunInsideItAfterwards() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
+            TaskGroup outerGroup = pool.group("outer", 100);
+            TaskGroup full = pool.group("full", 100);
+            full.setQueueCapacity(1);
+            full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            AtomicBoolean interruptedByCancel = new AtomicBoolean();
+            List<String> interruptedAgain = new ArrayList<>();
+            AtomicBoolean helpedTaskRan = new AtomicBoolean();
+            Future<?> outer = outerGroup.submit(() -> {
+                started.countDown();
+                interruptedByCancel.set(spinUntilInterrupted());
+                Thread.interrupted();                    // handled: the code goes on, as cleanup code may
+                RotaTask<?> first = RotaTask.adapt(() -> { }).fork();
+                RotaTask.adapt(() -> helpedTaskRan.set(true)).fork(); // newest: the join of the first helps with it
+                first.join();
+                if (Thread.currentThread().isInterrupted()) {
+                    interruptedAgain.add("after a join that helped");
+                    Thread.interrupted();
+                }
+                full.execute(() -> { });                 // fills the queue: the only worker runs this task
+                full.submit(() -> { });                  // refused, so run here, inside this task
+                if (Thread.currentThread().isInterrupted()) {
+                    interruptedAgain.add("after a future run in place");
+                }
+                done.countDown();
+            });
+            Liveness.await(started, "the future's code");
+            assertTrue(outer.cancel(true));
+            Liveness.await(done, "the future's code after its cancel");
+            assertTrue(interruptedByCancel.get(), "cancel(true) did not interrupt the future's code");
+            assertTrue(helpedTaskRan.get(), "the join did not help with the newer fork");
+            assertTrue(interruptedAgain.isEmpty(), "interrupted again " + interruptedAgain);
+        }
+    }
+
+    /**
+     * A cancel(true) that comes while a task runs inside the future's code reaches the code after
+     * that task, once: a second task run inside it afterwards does not set it again.
+     */
+    @Test
+    void aCancelDuringANestedTaskReachesTheCodeOnceAfterIt() throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
+            TaskGroup outerGroup = pool.group("outer", 100);
+            TaskGroup full = pool.group("full", 100);
+            full.setQueueCapacity(1);
+            full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+            CountDownLatch innerStarted = new CountDownLatch(1);
+            CountDownLatch releaseInner = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            AtomicBoolean interruptedAfterFirst = new AtomicBoolean();
+            AtomicBoolean interruptedAfterSecond = new AtomicBoolean();
+            Future<?> outer = outerGroup.submit(() -> {
+                full.execute(() -> { });                 // fills the queue: the only worker runs this task
+                full.submit(() -> {                      // refused, so run here, inside this task
+                    innerStarted.countDown();
+                    Liveness.awaitUninterruptibly(releaseInner);
+                });
+                interruptedAfterFirst.set(Thread.interrupted());
+                full.submit(() -> { });                  // refused again: a second run in place
+                interruptedAfterSecond.set(Thread.currentThread().isInterrupted());
+                done.countDown();
+            });
+            Liveness.await(innerStarted, "the first future running in place");
+            assertTrue(outer.cancel(true));
+            releaseInner.countDown();
+            Liveness.await(done, "the future's code after its cancel");
+            assertTrue(interruptedAfterFirst.get(), "the cancel's interrupt did not reach the code after the nested run");
+            assertFalse(interruptedAfterSecond.get(), "a second nested run set the cancel's interrupt again");
         }
     }
 }

@@ -602,7 +602,7 @@ public final class Engine {
         if (task == null) {
             return false;
         }
-        Object waitingFuture = spare.runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
+        InterruptOnCancel waitingFuture = spare.runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = spare.currentTask;
         spare.helpDepth++;
@@ -657,7 +657,7 @@ public final class Engine {
      * ({@link #runInsideWaiter}). True when it ran.
      */
     boolean runAwaitedTask(Group target, int near, BooleanSupplier claim, RunningGroup running,
-            InterruptSlot<Object> runningFuture, Group waiterGroup, Runnable waiter, Runnable run) {
+            RunningFuture runningFuture, Group waiterGroup, Runnable waiter, Runnable run) {
         if (isStopping() || !target.allows(near) || !dispatcher.awaitedRunStarted(target)) {
             return false;
         }
@@ -682,9 +682,9 @@ public final class Engine {
      * shutdownNow sent while the thread was still in the waiter's group missed it, and is set before
      * the task runs, as that shutdownNow would have set it.
      */
-    private void runInsideWaiter(RunningGroup running, InterruptSlot<Object> runningFuture, Group target,
+    private void runInsideWaiter(RunningGroup running, RunningFuture runningFuture, Group target,
             Group waiterGroup, Runnable waiter, Runnable run) {
-        Object waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the run's
+        InterruptOnCancel waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the run's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the awaited task's
         Group left = running.switchTo(target);
         Thread.interrupted();                            // landed before the switch: the waiter group's, told below
@@ -715,13 +715,14 @@ public final class Engine {
      * ExecutorCompletionService's task does), and is cleared, as between two tasks of the duty cycle.
      * The interrupts meant for every task that runs, the pool's or the waiter's group's shutdownNow,
      * are told by the state they leave, and set again; so is the waiter's own, if it had one, and
-     * one a {@code cancel(true)} of the waiter itself asked for ({@link InterruptOnCancel}), which
-     * may have come while the helped task ran.
+     * the one a {@code cancel(true)} of the waiter itself owes it, if still owed
+     * ({@link InterruptOnCancel}): that cancel may have come while the helped task ran. The debt is
+     * taken whatever else sets the interrupt, so that no later nested task's end sets it again.
      */
     void afterHelpedTask(Group waiterGroup, boolean waiterInterrupted, Runnable waiter) {
         Thread.interrupted();
-        if (waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)
-                || (waiter instanceof InterruptOnCancel cancellable && cancellable.interruptRequested())) {
+        boolean owed = waiter instanceof InterruptOnCancel cancellable && cancellable.takeOwedInterrupt();
+        if (owed || waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)) {
             Thread.currentThread().interrupt();
         }
     }

@@ -12,7 +12,8 @@ import java.lang.invoke.VarHandle;
  * holder for {@code INTERRUPTING}, interrupts the thread and swaps the holder back. Exits and
  * switches swap the holder out with a CAS, waiting while an interrupter holds it, before the thread
  * clears its interrupt status. So an interrupt meant for one holder lands before the thread leaves
- * it, and never reaches what the thread runs next.
+ * it, and never reaches what the thread runs next. An interrupter asks {@link #shouldInterrupt}
+ * while it holds the slot, so the answer stays true until the interrupt has landed.
  *
  * @param <T> what the thread runs
  */
@@ -29,6 +30,14 @@ class InterruptSlot<T> {
     }
 
     private volatile Object held;
+
+    /**
+     * Asked by an interrupter that found the thread running {@code target}, while the thread cannot
+     * leave it: whether to interrupt it. Always here.
+     */
+    boolean shouldInterrupt(T target) {
+        return true;
+    }
 
     /** The running thread only, holding nothing. */
     void enter(T running) {
@@ -61,11 +70,13 @@ class InterruptSlot<T> {
         }
     }
 
-    /** Any thread: interrupts {@code thread} if it runs {@code target} now. */
+    /** Any thread: interrupts {@code thread} if it runs {@code target} now and {@link #shouldInterrupt} agrees. */
     void interruptIf(T target, Thread thread) {
         if (held == target && HELD.compareAndSet(this, target, INTERRUPTING)) {
             try {
-                thread.interrupt();
+                if (shouldInterrupt(target)) {
+                    thread.interrupt();
+                }
             } finally {
                 HELD.setVolatile(this, target);          // the thread waits for this in exit and switchTo
             }

@@ -293,7 +293,7 @@ final class SpareThreads {
         /** The group of the task this spare runs now, for that group's shutdownNow. */
         final RunningGroup running = new RunningGroup();
         /** As {@link Worker#runningFuture}: the future whose own code this spare runs now, for a cancel(true) of it. */
-        final InterruptSlot<Object> runningFuture = new InterruptSlot<>();
+        final RunningFuture runningFuture = new RunningFuture();
         /** The group of the task this spare runs now, for the task itself to see; this spare's thread only. */
         Group group;
         /**

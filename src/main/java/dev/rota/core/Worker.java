@@ -182,7 +182,7 @@ final class Worker implements Runnable {
      * The future whose own code this worker runs now, for a {@code cancel(true)} of it
      * ({@link WorkerContext#interruptForCancel}); null while a task nested inside it runs.
      */
-    final InterruptSlot<Object> runningFuture = new InterruptSlot<>();
+    final RunningFuture runningFuture = new RunningFuture();
     /**
      * The group of the task this worker runs for its waiter ({@link #runAwaitedTask}), innermost
      * first, while it runs; null otherwise. A join then helps with that group's tasks, not the slice's. Owner only.
@@ -605,7 +605,7 @@ final class Worker implements Runnable {
 
     /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
     private void runHelped(Runnable task, Lane lane) {
-        Object waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
+        InterruptOnCancel waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = currentTask;
         helpDepth++;

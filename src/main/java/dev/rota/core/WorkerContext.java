@@ -137,8 +137,8 @@ public final class WorkerContext {
      * nested inside it runs; returns what it replaces, for {@link #exitFuture}. Returns
      * {@link #NOT_A_POOL_THREAD} on any other thread, and publishes nothing.
      */
-    public static Object enterFuture(Object future) {
-        InterruptSlot<Object> slot = runningFutureSlot(Thread.currentThread());
+    public static Object enterFuture(InterruptOnCancel future) {
+        RunningFuture slot = runningFutureSlot(Thread.currentThread());
         return slot == null ? NOT_A_POOL_THREAD : slot.switchTo(future);
     }
 
@@ -147,19 +147,20 @@ public final class WorkerContext {
      * {@link #interruptForCancel} is under way, so that its interrupt lands before.
      */
     public static void exitFuture(Object outer) {
-        InterruptSlot<Object> slot = runningFutureSlot(Thread.currentThread());
+        RunningFuture slot = runningFutureSlot(Thread.currentThread());
         if (slot != null) {
-            slot.switchTo(outer);
+            slot.switchTo((InterruptOnCancel) outer);
         }
     }
 
     /**
      * For a {@code cancel(true)} of {@code future}, which {@code thread} runs: on a worker or spare,
-     * interrupts it if it runs the future's own code now (see {@link #enterFuture}), and returns
-     * true; returns false, interrupting nothing, for any other thread.
+     * interrupts it if it runs the future's own code now (see {@link #enterFuture}) and the interrupt
+     * the cancel owes is still to be taken ({@link RunningFuture}), and returns true; returns false,
+     * interrupting nothing, for any other thread.
      */
-    public static boolean interruptForCancel(Object future, Thread thread) {
-        InterruptSlot<Object> slot = runningFutureSlot(thread);
+    public static boolean interruptForCancel(InterruptOnCancel future, Thread thread) {
+        RunningFuture slot = runningFutureSlot(thread);
         if (slot == null) {
             return false;
         }
@@ -168,7 +169,7 @@ public final class WorkerContext {
     }
 
     /** The slot of the future whose own code {@code thread} runs, for a worker or a spare; null for any other thread. */
-    private static InterruptSlot<Object> runningFutureSlot(Thread thread) {
+    private static RunningFuture runningFutureSlot(Thread thread) {
         if (thread instanceof WorkerThread wt) {
             return wt.worker.runningFuture;
         }

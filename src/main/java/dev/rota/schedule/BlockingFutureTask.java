@@ -1,6 +1,8 @@
 package dev.rota.schedule;
 
 import dev.rota.core.InterruptOnCancel;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -20,8 +22,26 @@ import java.util.concurrent.TimeoutException;
  * @param <V> the result type
  */
 public abstract class BlockingFutureTask<V> extends FutureTask<V> implements InterruptOnCancel {
-    /** Set by cancel(true) before the runner is interrupted (see {@link InterruptOnCancel}): a nested run that kept the interrupt away reads it. */
-    private volatile boolean interruptRequested;
+    /** {@link #owedInterrupt}: no cancel(true) owes this task's thread an interrupt, or it was taken. */
+    private static final int NOTHING_OWED = 0;
+    /** {@link #owedInterrupt}: a cancel(true) owes this task's thread an interrupt that nobody has taken yet. */
+    private static final int OWED = 1;
+    private static final VarHandle OWED_INTERRUPT;
+
+    static {
+        try {
+            OWED_INTERRUPT = MethodHandles.lookup().findVarHandle(BlockingFutureTask.class, "owedInterrupt", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * {@link #OWED} from a {@code cancel(true)} until one caller of {@link #takeOwedInterrupt} takes
+     * it (a CAS back to {@link #NOTHING_OWED}): see {@link InterruptOnCancel}. Set once at most
+     * by a task that {@link #interruptsItsRunner}: only the cancel that cancelled it sets it.
+     */
+    private volatile int owedInterrupt;
 
     protected BlockingFutureTask(Callable<V> callable) {
         super(callable);
@@ -32,20 +52,33 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
     }
 
     /**
-     * As FutureTask's, and with {@code mayInterruptIfRunning} records first that an interrupt was
-     * asked for, so that a worker running another task inside this one's join (which clears the
-     * interrupts meant for that task) sets it again for this one ({@link InterruptOnCancel}).
+     * As FutureTask's, and with {@code mayInterruptIfRunning} records that an interrupt is owed
+     * ({@link InterruptOnCancel}), so that a worker running another task inside this one's join
+     * (which clears the interrupts meant for that task) sets it for this one once it is back in
+     * this one's code.
+     *
+     * <p>A task that {@link #interruptsItsRunner} records the debt only once its cancel has won, and
+     * before it looks for the runner, so a cancel that lost owes nothing. FutureTask's own cancel
+     * interrupts inside the call, whatever the thread runs, and a nested task's end may read the debt
+     * right after clearing that interrupt: so the debt is recorded first, while the task is not done.
+     * Such a task may be interrupted once more than asked, by a nested task that ends later: after
+     * FutureTask's interrupt reached its own code, or after a cancel(true) that lost to a
+     * cancel(false) (taking the debt back there could erase the debt of a cancel(true) that won).
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (mayInterruptIfRunning && !isDone()) {        // a cancel of a done task interrupts nothing
-            interruptRequested = true;                   // before the interrupt: a join's help reads it after
+        if (!mayInterruptIfRunning) {
+            return super.cancel(false);
         }
-        if (!mayInterruptIfRunning || !interruptsItsRunner()) {
-            return super.cancel(mayInterruptIfRunning);
+        if (!interruptsItsRunner()) {
+            if (!isDone()) {
+                owedInterrupt = OWED;                    // before FutureTask's interrupt: a nested task's end reads it after
+            }
+            return super.cancel(true);
         }
         boolean cancelled = super.cancel(false);
         if (cancelled) {
+            owedInterrupt = OWED;                        // before the runner is looked for: see interruptRunner
             interruptRunner();
         }
         return cancelled;
@@ -60,15 +93,17 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
     }
 
     /**
-     * For {@code cancel(true)}, once this task is cancelled, when {@link #interruptsItsRunner}: interrupts
-     * the thread running it, if any, before that run returns. Nothing here.
+     * For {@code cancel(true)}, once this task is cancelled and owes its interrupt, when
+     * {@link #interruptsItsRunner}: interrupts the thread running it, if any, before that run
+     * returns, by taking the debt ({@link #takeOwedInterrupt}) when it finds the thread in this
+     * task's own code. Nothing here.
      */
     protected void interruptRunner() {
     }
 
     @Override
-    public final boolean interruptRequested() {
-        return interruptRequested;
+    public final boolean takeOwedInterrupt() {
+        return owedInterrupt == OWED && OWED_INTERRUPT.compareAndSet(this, OWED, NOTHING_OWED);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
@@ -274,6 +275,18 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             } while (!CLAIM.compareAndSet(future, c, DRAINED));
         }
         return true;
+    }
+
+    /**
+     * W2 for a future taken from a queue after its group's stop-drain (a fork made after it): cancels
+     * it, as {@link #settleDrained} settles a drained one, unless a run elsewhere holds it already
+     * (a RotaTask also invoked, or run by its waiter; a future its waiter runs), which completes it.
+     */
+    static void cancelLeftover(Future<?> leftover) {
+        if (leftover instanceof Runnable task && !settleDrained(task)) {
+            return;                                      // done, or completes as the run that holds it ends
+        }
+        leftover.cancel(false);
     }
 
     /**

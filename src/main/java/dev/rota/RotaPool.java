@@ -123,6 +123,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.baseCurrency = new Currency(this, engine.dispatcher().baseCurrency());
         this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency, LAST_GROUP_ID.incrementAndGet());
         groups.add(defaultGroup);
+        engine.cancelLeftoversWith(GroupFuture::cancelLeftover);
         List<PinResult> pins = engine.start();
         List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
         for (int i = 0; i < pins.size(); i++) {

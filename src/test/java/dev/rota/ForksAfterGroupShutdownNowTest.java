@@ -10,6 +10,7 @@ import dev.rota.contract.ProbeFork;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * no drain returns. As after the pool's {@code shutdownNow()}, such a fork that its task does not
  * join is cancelled rather than run, whoever takes it: the worker whose deque holds it, or a spare
  * standing in for that worker. A fork that its task joins still runs, taken back by the join, so
- * the join returns its result.
+ * the join returns its result; and one that runs elsewhere already (its task invoked it) is not
+ * cancelled under that run when its queued copy is taken: it completes with its result.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ForksAfterGroupShutdownNowTest {
@@ -104,6 +106,59 @@ class ForksAfterGroupShutdownNowTest {
             assertEquals(1, joined.get(), "the join's result: " + fork);
             assertTrue(fork.ran.get());
         } finally {
+            pool.shutdownNow();
+            Liveness.awaitTermination(pool);
+        }
+    }
+    /**
+     * The task forks a RotaTask after the drain and then invokes it: while that run waits in a
+     * managed block, the spare standing in takes the fork's queued copy. The copy is skipped, not
+     * cancelled: the run completes the task, and invoke returns its result.
+     */
+    @Test
+    void aForkRunningElsewhereIsNotCancelledWhenItsCopyIsTaken() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            TaskGroup g = pool.group("g", 100);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch stopped = new CountDownLatch(1);
+            CountDownLatch computing = new CountDownLatch(1);
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            RotaTask<Integer> invoked = new RotaTask<>() {
+                @Override
+                protected Integer compute() {
+                    computing.countDown();
+                    try {
+                        RotaPool.managedBlock(new LatchBlocker(release)); // a spare stands in, and takes the copy
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return 42;
+                }
+            };
+            g.execute(() -> {
+                started.countDown();
+                ProbeFork.awaitIgnoringInterrupts(stopped);
+                Thread.interrupted();                    // g's shutdownNow's: handled
+                invoked.fork();                          // on the worker's deque, after the drain
+                try {
+                    outcome.set(invoked.invoke());       // runs it here; its copy stays queued
+                } catch (RuntimeException e) {
+                    outcome.set(e);
+                }
+            });
+            Liveness.await(started, "g's task never started");
+            assertTrue(g.shutdownNow().isEmpty(), "set-up: nothing was queued");
+            stopped.countDown();
+            Liveness.await(computing, "the invoked fork's run");
+            Liveness.awaitCondition(() -> g.stats().queuedTasks() == 0, "the fork's queued copy to be taken");
+            assertFalse(invoked.isCancelled(), "the fork was cancelled under its run when its copy was taken");
+            release.countDown();
+            assertTrue(g.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "g did not terminate");
+            assertEquals(42, outcome.get(), "invoke's outcome");
+        } finally {
+            release.countDown();
             pool.shutdownNow();
             Liveness.awaitTermination(pool);
         }

@@ -8,14 +8,17 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -96,6 +99,11 @@ public final class Engine {
      * that reads it false leaves its deques to the drain.
      */
     private volatile boolean stopDrained;
+    /**
+     * How a future taken after its group's stop-drain is settled instead of run (W2): cancelled, by
+     * default. Set before {@link #start} only (the threads' start publishes it).
+     */
+    private Consumer<Future<?>> leftoverCanceller = leftover -> leftover.cancel(false);
 
     /**
      * @param cpus     the CPU of each worker, in worker order
@@ -737,8 +745,31 @@ public final class Engine {
         Runnable task;
         do {
             task = takeOneQueued(group, near);
-        } while (task != null && Group.cancelLeftover(task, drained));
+        } while (task != null && cancelLeftover(task, drained));
         return task;
+    }
+
+    /**
+     * Before {@link #start}: how the futures among W2's leftovers are settled. The pool's spares a
+     * task that a run elsewhere holds already (a RotaTask also invoked, a future its waiter runs),
+     * which completes as that run ends; cancelling it would discard the outcome of a task that ran.
+     */
+    public void cancelLeftoversWith(Consumer<Future<?>> canceller) {
+        leftoverCanceller = Objects.requireNonNull(canceller, "canceller");
+    }
+
+    /**
+     * W2's exception: settles {@code task}, taken from a group's queues by a taker that had read
+     * {@link Group#isStopDrained()} (or the pool's) true before the take, if it is a future, so that
+     * its joiners are answered ({@link #cancelLeftoversWith}); true when it did, and the taker then
+     * takes the next one instead of running this.
+     */
+    boolean cancelLeftover(Runnable task, boolean drainedBeforeTake) {
+        if (drainedBeforeTake && task instanceof Future<?> leftover) {
+            leftoverCanceller.accept(leftover);
+            return true;
+        }
+        return false;
     }
 
     /** One task of {@code group}, taken as it is. */

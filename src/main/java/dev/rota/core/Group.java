@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
@@ -342,19 +341,6 @@ public final class Group extends GroupActivationFields {
     /** After {@link #drainTo}, under the engine's stop lock. */
     void markStopDrained() {
         stopDrained = true;
-    }
-
-    /**
-     * W2's exception: cancels {@code task}, taken from this group's queues by a taker that had read
-     * {@link #isStopDrained()} true before the take, if it is a future, so that its joiners are
-     * answered; true when it did, and the taker then takes the next one instead of running this.
-     */
-    static boolean cancelLeftover(Runnable task, boolean drainedBeforeTake) {
-        if (drainedBeforeTake && task instanceof Future<?> leftover) {
-            leftover.cancel(false);
-            return true;
-        }
-        return false;
     }
 
     public boolean isShutdown() {

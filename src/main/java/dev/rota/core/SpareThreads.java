@@ -5,7 +5,6 @@ import java.util.Iterator;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -391,11 +390,7 @@ final class SpareThreads {
          */
         private boolean cancelledAfterStop(Runnable fork) {
             Group g = group;
-            if ((engine.isStopping() || (g != null && g.runState() >= Group.STOP)) && fork instanceof Future<?> future) {
-                future.cancel(false);
-                return true;
-            }
-            return false;
+            return engine.cancelLeftover(fork, engine.isStopping() || (g != null && g.runState() >= Group.STOP));
         }
 
         /**

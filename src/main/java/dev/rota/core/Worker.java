@@ -4,7 +4,6 @@ import dev.rota.affinity.PinResult;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
-import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
@@ -376,7 +375,7 @@ final class Worker implements Runnable {
         Lane lane = group.lanes[index];
         Runnable task;
         while ((task = lane.deque.pop()) != null) {
-            if (!Group.cancelLeftover(task, true)) {
+            if (!engine.cancelLeftover(task, true)) {
                 runTask(task, lane);                     // W2: taken, and not a future, so it runs
             }
         }
@@ -456,7 +455,7 @@ final class Worker implements Runnable {
         Runnable task;
         do {
             task = takeOneFromSlice();
-        } while (task != null && Group.cancelLeftover(task, drained));
+        } while (task != null && engine.cancelLeftover(task, drained));
         return task;
     }
 
@@ -929,9 +928,7 @@ final class Worker implements Runnable {
         if (task == null) {
             return false;
         }
-        if (task instanceof Future<?> future) {
-            future.cancel(false);
-        } else {
+        if (!engine.cancelLeftover(task, true)) {
             runTask(task, lane);
         }
         if (lane.deque.isEmpty()) {

@@ -12,7 +12,9 @@ package dev.rota;
  * @param cpuTimeNanos   CPU time charged to the group: the time its tasks ran, measured per slice
  * @param completedTasks tasks of the group that ran to completion or to an exception, counted as a
  *                       worker or spare takes and runs each, so a cancelled future skipped when a
- *                       worker reaches it counts too, as in {@code ThreadPoolExecutor}'s count
+ *                       worker reaches it counts too, as in {@code ThreadPoolExecutor}'s count; so
+ *                       does a task that a {@code shutdownNow} drains and does not return (one its
+ *                       waiter ran, or that was done already), which a worker would have skipped
  * @param queuedTasks    tasks accepted and not yet started
  * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down (for the
  *                       default group, the pool's refused {@code schedule*} calls too)

@@ -277,30 +277,26 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return neverStarted;
     }
 
-    /** Cancels the futures among the tasks shutdownNow drained that must not wait; returns the never-started ones. */
-    private List<Runnable> settleDrained(List<Runnable> drained) {
-        List<Runnable> neverStarted = new ArrayList<>(drained.size());
-        for (Runnable task : drained) {
-            if (task instanceof RotaTask<?> || task instanceof GroupFuture<?>) {
-                // A RotaTask (itself, or in the future of submit(task, result)) is cancelled, so that
-                // its joiner does not wait for ever; not returned when it is done already (the user
-                // cancelled it, say) or runs elsewhere: it did not "never start".
-                if (!GroupFuture.settleDrained(task)) {
-                    continue;
-                }
-            } else if (scheduler.owns(task)) {
-                // A delayed task that came due: its future completes. Returned on the scheduler's
-                // terms for its heap: not a periodic one that ran before, nor one the user cancelled
-                // (cancel removes a task from the heap, but cannot take it out of this queue).
-                // Another pool's or a user's RunnableScheduledFuture is returned as it is.
-                boolean started = scheduler.hasStarted(task);
-                if (!((Future<?>) task).cancel(false) || started) {
-                    continue;
-                }
-            }
-            neverStarted.add(task);
+    /**
+     * Settles a task that shutdownNow drained, cancelling it where a waiter would otherwise wait for
+     * ever; true when it never started, and is returned (the engine counts the others completed).
+     */
+    private boolean settleDrained(Runnable task) {
+        if (task instanceof RotaTask<?> || task instanceof GroupFuture<?>) {
+            // A RotaTask (itself, or in the future of submit(task, result)) is cancelled, so that
+            // its joiner does not wait for ever; not returned when it is done already (the user
+            // cancelled it, say) or runs elsewhere: it did not "never start".
+            return GroupFuture.settleDrained(task);
         }
-        return neverStarted;
+        if (scheduler.owns(task)) {
+            // A delayed task that came due: its future completes. Returned on the scheduler's
+            // terms for its heap: not a periodic one that ran before, nor one the user cancelled
+            // (cancel removes a task from the heap, but cannot take it out of this queue).
+            // Another pool's or a user's RunnableScheduledFuture is returned as it is.
+            boolean started = scheduler.hasStarted(task);
+            return ((Future<?>) task).cancel(false) && !started;
+        }
+        return true;
     }
 
     /** Shuts down and waits for termination, as {@code ExecutorService.close()}; no effect on the common pool. */

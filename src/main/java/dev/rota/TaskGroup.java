@@ -342,14 +342,7 @@ public final class TaskGroup extends AbstractExecutorService {
     @Override
     public List<Runnable> shutdownNow() {
         refuseIfDefault("shutdownNow");
-        List<Runnable> drained = pool.engine().shutdownNow(core);
-        List<Runnable> neverStarted = new ArrayList<>(drained.size());
-        for (Runnable task : drained) {
-            if (GroupFuture.settleDrained(task)) {
-                neverStarted.add(task);
-            }
-        }
-        return neverStarted;
+        return pool.engine().shutdownNow(core, GroupFuture::settleDrained); // settled before the group may terminate
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -172,8 +173,9 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
 
     /**
      * A future that its waiter runs is still in its group's queue; a shutdownNow of the group from
-     * inside the run must not hand it back as never started. That shutdownNow interrupts the run,
-     * as it interrupts every thread running the group's tasks, and not the waiter, whose group goes on.
+     * inside the run must not hand it back as never started, and the group counts it completed, as
+     * it counts a copy that a worker skips. That shutdownNow interrupts the run, as it interrupts
+     * every thread running the group's tasks, and not the waiter, whose group goes on.
      */
     @Test
     void aFutureRunByItsWaiterIsNotHandedBack() throws Exception {
@@ -196,6 +198,35 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             assertTrue(reply.get().isDone());
             assertFalse(reply.get().isCancelled());
             assertFalse(handedBack.get().contains(reply.get()), "handed back: " + handedBack.get());
+            assertTrue(server.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the server did not terminate");
+            assertEquals(1, server.stats().completedTasks(), "the task its waiter ran, counted once");
+        }
+    }
+
+    /** As above, with the pool's shutdownNow: the copy it drains is not handed back, and counts once. */
+    @Test
+    void aFutureRunByItsWaiterIsNotHandedBackByThePool() throws Exception {
+        RotaPool pool = oneWorkerNoSpares();
+        try {
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            AtomicReference<List<Runnable>> handedBack = new AtomicReference<>();
+            AtomicReference<Future<?>> reply = new AtomicReference<>();
+            client.execute(() -> {
+                reply.set(server.submit(() -> handedBack.set(pool.shutdownNow())));
+                try {
+                    reply.get().get();
+                } catch (InterruptedException | ExecutionException e) {
+                    // the pool's shutdownNow interrupts this task too; the reply is checked below
+                }
+            });
+            Liveness.awaitTermination(pool);
+            assertTrue(reply.get().isDone());
+            assertFalse(reply.get().isCancelled());
+            assertFalse(handedBack.get().contains(reply.get()), "handed back: " + handedBack.get());
+            assertEquals(1, server.stats().completedTasks(), "the task its waiter ran, counted once");
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -278,7 +309,8 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
 
     /**
      * The awaited task's group does not terminate while its waiter still runs that task, even once
-     * a shutdownNow has drained the task's queued copy; it terminates when the run ends.
+     * a shutdownNow has drained the task's queued copy; it terminates when the run ends, with the
+     * task counted once.
      */
     @Test
     void theAwaitedGroupTerminatesOnlyOnceTheRunEnds() throws Exception {
@@ -303,6 +335,7 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             release.countDown();
             waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
             assertTrue(server.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertEquals(1, server.stats().completedTasks(), "the task its waiter ran, counted once");
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
+import java.util.function.Predicate;
 
 /**
  * The workers of one pool and the protocols between them: where a submission goes, who is woken,
@@ -563,7 +563,7 @@ public final class Engine {
         long cpuEnd = ThreadCpuClock.now();
         // CPU time is what the task used, with no blocked time in it; the wall clock needs it taken out.
         long used = ThreadCpuClock.used(cpuStart, cpuEnd, System.nanoTime() - wallStart, spare.blockedNanos);
-        group.countSpareCompleted();
+        group.countCompletedOffLanes();
         spareTasks.increment();
         dispatcher.chargeSpare(group, used);
         return true;
@@ -711,7 +711,7 @@ public final class Engine {
     /** A task of {@code group} (null: none) ran on a spare thread: counts it for the group and the pool. */
     void countSpareTask(Group group) {
         if (group != null) {
-            group.countSpareCompleted();
+            group.countCompletedOffLanes();
         }
         spareTasks.increment();
     }
@@ -846,32 +846,37 @@ public final class Engine {
      * that moves the pool to STOP drains it; later or concurrent calls return an empty list.
      */
     public List<Runnable> shutdownNow() {
-        return shutdownNow(UnaryOperator.identity());
+        return shutdownNow(task -> true);
     }
 
     /**
-     * As {@link #shutdownNow()}, and returns what {@code settle} makes of the drained tasks. It runs
-     * before the pool can terminate (no worker exits before stopDrained is set, see cancelLeftovers),
-     * so that the pool may complete the futures among them first: a thread that sees the pool
-     * terminated then finds them done. It must not block; the workers wait for it.
+     * As {@link #shutdownNow()}, and returns only the drained tasks that {@code neverStarted} accepts;
+     * see {@link #keepNeverStarted} for the others. It settles each task before the pool can
+     * terminate (no worker exits before stopDrained is set, see cancelLeftovers), so that the pool
+     * may complete the futures among them first: a thread that sees the pool terminated then finds
+     * them done. It must not block; the workers wait for it.
      */
-    public List<Runnable> shutdownNow(UnaryOperator<List<Runnable>> settle) {
+    public List<Runnable> shutdownNow(Predicate<Runnable> neverStarted) {
+        List<Runnable> returned = new ArrayList<>();
         if (!advanceRunState(STOP)) {
-            return settle.apply(new ArrayList<>());
+            return returned;
         }
         dispatcher.closeAll();
-        List<Runnable> pending = new ArrayList<>();
         Group[] drained = dispatcher.groups();
+        List<List<Runnable>> tasksOf = new ArrayList<>(drained.length);
         synchronized (stopLock) {
             for (Group group : drained) {
                 group.advanceRunState(Group.STOP);
-                group.drainTo(pending);
+                List<Runnable> tasks = new ArrayList<>();
+                group.drainTo(tasks);
                 group.markStopDrained();
+                tasksOf.add(tasks);
             }
         }
-        List<Runnable> settled = pending;
         try {
-            settled = settle.apply(pending);
+            for (int i = 0; i < drained.length; i++) {
+                keepNeverStarted(drained[i], tasksOf.get(i), neverStarted, returned);
+            }
         } finally {
             stopDrained = true;                          // the workers may exit, and the pool terminate
         }
@@ -886,7 +891,25 @@ public final class Engine {
             dispatcher.settle(group);
         }
         wakeAll();
-        return settled;
+        return returned;
+    }
+
+    /**
+     * Adds to {@code returned} the tasks of {@code group}'s drain that {@code neverStarted} accepts
+     * (it settles each task it is asked about: a future it does not return is done, or completes as
+     * a run elsewhere ends). Every other one counts as a completed task of the group, as it would
+     * had a worker taken it and found it started or done (a future its waiter ran, a task the user
+     * cancelled). Called before the group may terminate, so its figures are final then.
+     */
+    private static void keepNeverStarted(Group group, List<Runnable> drained, Predicate<Runnable> neverStarted,
+            List<Runnable> returned) {
+        for (Runnable task : drained) {
+            if (neverStarted.test(task)) {
+                returned.add(task);
+            } else {
+                group.countCompletedOffLanes();
+            }
+        }
     }
 
     /**
@@ -895,21 +918,31 @@ public final class Engine {
      * to STOP drains it.
      */
     public List<Runnable> shutdownNow(Group group) {
-        List<Runnable> pending = new ArrayList<>();
+        return shutdownNow(group, task -> true);
+    }
+
+    /**
+     * As {@link #shutdownNow(Group)}, and returns only the drained tasks that {@code neverStarted}
+     * accepts ({@link #keepNeverStarted}), settled before the group may terminate.
+     */
+    public List<Runnable> shutdownNow(Group group, Predicate<Runnable> neverStarted) {
+        List<Runnable> returned = new ArrayList<>();
         if (!group.advanceRunState(Group.STOP)) {
-            return pending;
+            return returned;
         }
         group.closeAdmission();
+        List<Runnable> drained = new ArrayList<>();
         synchronized (stopLock) {
-            group.drainTo(pending);
+            group.drainTo(drained);
             group.markStopDrained();                     // W2: what is taken from now on is a fork made after the drain
         }
+        keepNeverStarted(group, drained, neverStarted, returned);
         for (Worker w : workers) {
             w.interruptIfRunning(group);
         }
         spares.interruptRunning(group);
         dispatcher.settle(group);
-        return pending;
+        return returned;
     }
 
     /** Moves the run state up to {@code target}; true when this call made the move. */

@@ -89,7 +89,7 @@ public final class Group extends GroupActivationFields {
     private long p21, p22, p23, p24, p25, p26, p27;
 
     private final LongAdder rejected = new LongAdder();
-    private final LongAdder spareCompleted = new LongAdder();
+    private final LongAdder completedOffLanes = new LongAdder();
     private final CountDownLatch terminated = new CountDownLatch(1);
 
     Group(Engine engine, String name, ClientNode client, int capacity, int inboxChunk) {
@@ -428,15 +428,16 @@ public final class Group extends GroupActivationFields {
     }
 
     public long completedTasks() {
-        long sum = spareCompleted.sum();
+        long sum = completedOffLanes.sum();
         for (Lane lane : lanes) {
             sum += lane.completed();
         }
         return sum;
     }
 
-    void countSpareCompleted() {
-        spareCompleted.increment();
+    /** Counts a completed task that no lane counts: one a spare ran, or a drained copy of a task that ran elsewhere. */
+    void countCompletedOffLanes() {
+        completedOffLanes.increment();
     }
 
     /** Tasks accepted and not yet started (an estimate while tasks move). */

@@ -25,6 +25,18 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupFutureCancelTest {
 
+    /**
+     * A group whose queue holds one task and whose rejection policy runs a refused task in place:
+     * on a pool of one worker busy with the submitting task, a first submission fills it, and each
+     * later one runs inside the submitting task.
+     */
+    private static TaskGroup callerRunsGroupOfOne(RotaPool pool) {
+        TaskGroup full = pool.group("full", 100);
+        full.setQueueCapacity(1);
+        full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+        return full;
+    }
+
     /** Spins until interrupted, or gives up after the liveness bound; says whether it was interrupted. */
     private static boolean spinUntilInterrupted() {
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(Liveness.SECONDS);
@@ -85,20 +97,20 @@ class GroupFutureCancelTest {
     /**
      * A future whose code runs another group's future in place (a caller-runs rejection policy):
      * a cancel(true) of the outer one while the inner one runs leaves the inner one alone, and the
-     * outer one finds the interrupt set once the inner one returns.
+     * outer one finds the interrupt set once the inner one returns, once: a second future run in
+     * place afterwards does not set it again.
      */
     @Test
     void aCancelDuringAFutureRunInPlaceReachesTheOuterOneAfterIt() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
             TaskGroup outerGroup = pool.group("outer", 100);
-            TaskGroup full = pool.group("full", 100);
-            full.setQueueCapacity(1);
-            full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+            TaskGroup full = callerRunsGroupOfOne(pool);
             CountDownLatch innerStarted = new CountDownLatch(1);
             CountDownLatch releaseInner = new CountDownLatch(1);
             CountDownLatch outerDone = new CountDownLatch(1);
             AtomicBoolean innerInterrupted = new AtomicBoolean();
             AtomicBoolean outerInterrupted = new AtomicBoolean();
+            AtomicBoolean interruptedAgain = new AtomicBoolean();
             Future<?> outer = outerGroup.submit(() -> {
                 full.execute(() -> { });                 // fills the queue: the only worker runs this task
                 full.submit(() -> {                      // refused, so run here, inside this task
@@ -108,7 +120,9 @@ class GroupFutureCancelTest {
                     }
                     innerInterrupted.set(Thread.currentThread().isInterrupted());
                 });
-                outerInterrupted.set(Thread.currentThread().isInterrupted());
+                outerInterrupted.set(Thread.interrupted());
+                full.submit(() -> { });                  // refused again: a second run in place
+                interruptedAgain.set(Thread.currentThread().isInterrupted());
                 outerDone.countDown();
             });
             Liveness.await(innerStarted, "the inner future running in place");
@@ -117,8 +131,10 @@ class GroupFutureCancelTest {
             Liveness.await(outerDone, "the outer future's code");
             assertFalse(innerInterrupted.get(), "the outer future's cancel interrupted the inner one");
             assertTrue(outerInterrupted.get(), "the outer future's code did not find its cancel's interrupt");
+            assertFalse(interruptedAgain.get(), "a second run in place set the cancel's interrupt again");
         }
     }
+
     /**
      * A future's code, interrupted by its cancel(true) while it ran its own code, handles the
      * interrupt and goes on: a join that then helps (a fork run inside it) and a future run in place
@@ -128,9 +144,7 @@ class GroupFutureCancelTest {
     void aCancelInterruptsTheCodeOnceThoughTasksRunInsideItAfterwards() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
             TaskGroup outerGroup = pool.group("outer", 100);
-            TaskGroup full = pool.group("full", 100);
-            full.setQueueCapacity(1);
-            full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
+            TaskGroup full = callerRunsGroupOfOne(pool);
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
             AtomicBoolean interruptedByCancel = new AtomicBoolean();
@@ -160,42 +174,6 @@ class GroupFutureCancelTest {
             assertTrue(interruptedByCancel.get(), "cancel(true) did not interrupt the future's code");
             assertTrue(helpedTaskRan.get(), "the join did not help with the newer fork");
             assertTrue(interruptedAgain.isEmpty(), "interrupted again " + interruptedAgain);
-        }
-    }
-
-    /**
-     * A cancel(true) that comes while a task runs inside the future's code reaches the code after
-     * that task, once: a second task run inside it afterwards does not set it again.
-     */
-    @Test
-    void aCancelDuringANestedTaskReachesTheCodeOnceAfterIt() throws Exception {
-        try (RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).build()) {
-            TaskGroup outerGroup = pool.group("outer", 100);
-            TaskGroup full = pool.group("full", 100);
-            full.setQueueCapacity(1);
-            full.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
-            CountDownLatch innerStarted = new CountDownLatch(1);
-            CountDownLatch releaseInner = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
-            AtomicBoolean interruptedAfterFirst = new AtomicBoolean();
-            AtomicBoolean interruptedAfterSecond = new AtomicBoolean();
-            Future<?> outer = outerGroup.submit(() -> {
-                full.execute(() -> { });                 // fills the queue: the only worker runs this task
-                full.submit(() -> {                      // refused, so run here, inside this task
-                    innerStarted.countDown();
-                    Liveness.awaitUninterruptibly(releaseInner);
-                });
-                interruptedAfterFirst.set(Thread.interrupted());
-                full.submit(() -> { });                  // refused again: a second run in place
-                interruptedAfterSecond.set(Thread.currentThread().isInterrupted());
-                done.countDown();
-            });
-            Liveness.await(innerStarted, "the first future running in place");
-            assertTrue(outer.cancel(true));
-            releaseInner.countDown();
-            Liveness.await(done, "the future's code after its cancel");
-            assertTrue(interruptedAfterFirst.get(), "the cancel's interrupt did not reach the code after the nested run");
-            assertFalse(interruptedAfterSecond.get(), "a second nested run set the cancel's interrupt again");
         }
     }
 }

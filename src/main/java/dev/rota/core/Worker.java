@@ -23,7 +23,8 @@ import java.util.function.IntPredicate;
  *       once the pool stops. Hence accepted = run + returned by shutdownNow. One exception: a future
  *       taken once a shutdownNow (the pool's, or the group's) has drained its group is a fork made
  *       after the drain by a task that kept running, and is cancelled instead, so that its joiners
- *       are answered ({@link Group#isStopDrained}, {@link #cancelLeftovers}); a join still takes its
+ *       are answered, unless a run elsewhere holds it already, which completes it
+ *       ({@link Group#isStopDrained}, {@link Engine#cancelLeftover}, {@link #cancelLeftovers}); a join still takes its
  *       own fork back and runs it ({@link #runIfUnpushed}). Such forks left on this worker's deque
  *       are cancelled as its slice of their group ends ({@link #cancelForksLeftBehind}), and those of
  *       every group as it exits after the pool's stop, so that none keeps its group from

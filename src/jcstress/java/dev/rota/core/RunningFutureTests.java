@@ -16,7 +16,8 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
  * A {@code cancel(true)} of a future racing its thread's nested run: the interrupt the cancel owes
  * reaches the future's own code exactly once, whether the canceller finds the thread in that code
  * (before the nested run or after it) or misses it and the thread takes the debt after the nested
- * run ({@link RunningFuture}, {@link InterruptOnCancel#takeOwedInterrupt}).
+ * run ({@link RunningFuture}, {@link InterruptOnCancel#takeOwedInterrupt}). The runner goes through
+ * the slot's own steps, those of every nested run on a worker or spare.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.RunningFutureTests.*'}
  */
 public final class RunningFutureTests {
@@ -82,11 +83,10 @@ public final class RunningFutureTests {
         @Actor
         public void runner() {
             future.runner = Thread.currentThread();
-            InterruptOnCancel left = future.slot.switchTo(null); // the nested task starts
+            InterruptOnCancel left = future.slot.leaveForNested(); // as Worker.runHelped starts a nested task
             beforeNested = Thread.interrupted();
-            Thread.interrupted();                        // the nested task's end clears what was its own
-            future.slot.switchTo(left);
-            takenAfterNested = future.takeOwedInterrupt();
+            future.slot.returnFromNested(left);          // the nested task has returned
+            takenAfterNested = future.takeOwedInterrupt(); // as Engine.afterHelpedTask does first
             future.slot.switchTo(null);                  // the code ends: no interrupt can land after this
             afterNested = Thread.interrupted();          // read here: this thread runs the next state's actor next
         }

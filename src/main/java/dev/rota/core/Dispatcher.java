@@ -262,7 +262,7 @@ public final class Dispatcher {
             if (group.isTerminated() || group.runState() >= Group.STOP) {
                 return false;
             }
-            group.awaitedRuns++;
+            group.terminationHolds++;
             return true;
         } finally {
             lock.unlock();
@@ -271,13 +271,36 @@ public final class Dispatcher {
 
     /** Ends what {@link #awaitedRunStarted} began, and checks whether the group is now done. */
     void awaitedRunEnded(Group group) {
+        releaseTerminationHold(group);
+    }
+
+    private void releaseTerminationHold(Group group) {
         lock.lock();
         try {
-            group.awaitedRuns--;
+            group.terminationHolds--;
             settleLocked(group);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A shutdownNow is about to drain {@code group}: until {@link #drainSettled}, the group does not
+     * terminate (G3), so that a thread that sees it terminated finds every task of the drain settled
+     * (its futures done, its figures final).
+     */
+    void drainStarted(Group group) {
+        lock.lock();
+        try {
+            group.terminationHolds++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends what {@link #drainStarted} began, and checks whether the group is now done. */
+    void drainSettled(Group group) {
+        releaseTerminationHold(group);
     }
 
     /** Ends a spare's turn at {@code group} (see {@link #pickForSpare}) that found no task to take. */
@@ -569,7 +592,7 @@ public final class Dispatcher {
     private void maybeTerminate(Group group) {
         if (group.runState() < Group.SHUTDOWN || group.isTerminated() || !group.admissionClosed()
                 || group.hasWork() || ledger.slices(group.client) > 0 || group.spareTurns > 0
-                || group.awaitedRuns > 0) {
+                || group.terminationHolds > 0) {
             return;
         }
         leave(group);

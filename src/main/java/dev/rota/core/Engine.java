@@ -610,7 +610,7 @@ public final class Engine {
         if (task == null) {
             return false;
         }
-        InterruptOnCancel waitingFuture = spare.runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
+        InterruptOnCancel waitingFuture = spare.runningFuture.leaveForNested(); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = spare.currentTask;
         spare.helpDepth++;
@@ -622,7 +622,7 @@ public final class Engine {
         } finally {
             spare.currentTask = waiter;
             spare.helpDepth--;
-            spare.runningFuture.switchTo(waitingFuture);
+            spare.runningFuture.returnFromNested(waitingFuture);
         }
         afterHelpedTask(group, waiterInterrupted, waiter);
         countSpareTask(group);
@@ -692,7 +692,7 @@ public final class Engine {
      */
     private void runInsideWaiter(RunningGroup running, RunningFuture runningFuture, Group target,
             Group waiterGroup, Runnable waiter, Runnable run) {
-        InterruptOnCancel waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the run's
+        InterruptOnCancel waitingFuture = runningFuture.leaveForNested(); // first: a cancel(true) of the waiter is not the run's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the awaited task's
         Group left = running.switchTo(target);
         Thread.interrupted();                            // landed before the switch: the waiter group's, told below
@@ -703,7 +703,7 @@ public final class Engine {
             run.run();
         } finally {
             running.switchTo(left);
-            runningFuture.switchTo(waitingFuture);
+            runningFuture.returnFromNested(waitingFuture);
         }
         afterHelpedTask(waiterGroup, waiterInterrupted, waiter);
     }
@@ -720,7 +720,8 @@ public final class Engine {
      * After a task that a worker or spare ran inside a waiting task of {@code waiterGroup} (a join's
      * help), whose interrupt status was taken down before it ran. An interrupt that arrived while the
      * helped task ran was meant for it, a {@code cancel(true)} of it or of a future it wraps (as an
-     * ExecutorCompletionService's task does), and is cleared, as between two tasks of the duty cycle.
+     * ExecutorCompletionService's task does), and was cleared as it returned
+     * ({@link RunningFuture#returnFromNested}), as between two tasks of the duty cycle.
      * The interrupts meant for every task that runs, the pool's or the waiter's group's shutdownNow,
      * are told by the state they leave, and set again; so is the waiter's own, if it had one, and
      * the one a {@code cancel(true)} of the waiter itself owes it, if still owed
@@ -728,7 +729,6 @@ public final class Engine {
      * taken whatever else sets the interrupt, so that no later nested task's end sets it again.
      */
     void afterHelpedTask(Group waiterGroup, boolean waiterInterrupted, Runnable waiter) {
-        Thread.interrupted();
         boolean owed = waiter instanceof InterruptOnCancel cancellable && cancellable.takeOwedInterrupt();
         if (owed || waiterInterrupted || isStopping() || (waiterGroup != null && waiterGroup.runState() >= Group.STOP)) {
             Thread.currentThread().interrupt();
@@ -761,8 +761,8 @@ public final class Engine {
     /**
      * W2's exception: settles {@code task}, taken from a group's queues by a taker that had read
      * {@link Group#isStopDrained()} (or the pool's) true before the take, if it is a future, so that
-     * its joiners are answered ({@link #cancelLeftoversWith}); true when it did, and the taker then
-     * takes the next one instead of running this.
+     * its joiners are answered ({@link #cancelLeftoversWith}); true for any future, cancelled or left
+     * to a run elsewhere that holds it, and the taker then takes the next one instead of running this.
      */
     boolean cancelLeftover(Runnable task, boolean drainedBeforeTake) {
         if (drainedBeforeTake && task instanceof Future<?> leftover) {
@@ -863,32 +863,38 @@ public final class Engine {
         }
         dispatcher.closeAll();
         Group[] drained = dispatcher.groups();
-        List<List<Runnable>> tasksOf = new ArrayList<>(drained.length);
-        synchronized (stopLock) {
-            for (Group group : drained) {
-                group.advanceRunState(Group.STOP);
-                List<Runnable> tasks = new ArrayList<>();
-                group.drainTo(tasks);
-                group.markStopDrained();
-                tasksOf.add(tasks);
-            }
+        for (Group group : drained) {
+            dispatcher.drainStarted(group);              // G3: none terminates before its drain is settled
         }
         try {
-            for (int i = 0; i < drained.length; i++) {
-                keepNeverStarted(drained[i], tasksOf.get(i), neverStarted, returned);
+            List<List<Runnable>> tasksOf = new ArrayList<>(drained.length);
+            synchronized (stopLock) {
+                for (Group group : drained) {
+                    group.advanceRunState(Group.STOP);
+                    List<Runnable> tasks = new ArrayList<>();
+                    group.drainTo(tasks);
+                    group.markStopDrained();
+                    tasksOf.add(tasks);
+                }
             }
+            try {
+                for (int i = 0; i < drained.length; i++) {
+                    keepNeverStarted(drained[i], tasksOf.get(i), neverStarted, returned);
+                }
+            } finally {
+                stopDrained = true;                      // the workers may exit, and the pool terminate
+            }
+            for (Worker w : workers) {
+                w.thread.interrupt();
+            }
+            spares.interruptAll();
         } finally {
-            stopDrained = true;                          // the workers may exit, and the pool terminate
-        }
-        for (Worker w : workers) {
-            w.thread.interrupt();
-        }
-        spares.interruptAll();
-        // G3 per group, as a group's own shutdownNow does: a drained group none of whose tasks runs
-        // terminates now, not with the last worker, which another group's task may hold for long.
-        // One whose task still runs terminates when that slice or spare's turn ends.
-        for (Group group : drained) {
-            dispatcher.settle(group);
+            // G3 per group, as a group's own shutdownNow does: a drained group none of whose tasks
+            // runs terminates now, not with the last worker, which another group's task may hold for
+            // long. One whose task still runs terminates when that slice or spare's turn ends.
+            for (Group group : drained) {
+                dispatcher.drainSettled(group);
+            }
         }
         wakeAll();
         return returned;
@@ -899,7 +905,8 @@ public final class Engine {
      * (it settles each task it is asked about: a future it does not return is done, or completes as
      * a run elsewhere ends). Every other one counts as a completed task of the group, as it would
      * had a worker taken it and found it started or done (a future its waiter ran, a task the user
-     * cancelled). Called before the group may terminate, so its figures are final then.
+     * cancelled). Called while the group is held off termination ({@link Dispatcher#drainStarted}),
+     * so its futures are settled and its figures final once it terminates.
      */
     private static void keepNeverStarted(Group group, List<Runnable> drained, Predicate<Runnable> neverStarted,
             List<Runnable> returned) {
@@ -931,17 +938,21 @@ public final class Engine {
             return returned;
         }
         group.closeAdmission();
-        List<Runnable> drained = new ArrayList<>();
-        synchronized (stopLock) {
-            group.drainTo(drained);
-            group.markStopDrained();                     // W2: what is taken from now on is a fork made after the drain
+        dispatcher.drainStarted(group);                  // G3: it does not terminate before its drain is settled
+        try {
+            List<Runnable> drained = new ArrayList<>();
+            synchronized (stopLock) {
+                group.drainTo(drained);
+                group.markStopDrained();                 // W2: what is taken from now on is a fork made after the drain
+            }
+            for (Worker w : workers) {
+                w.interruptIfRunning(group);
+            }
+            spares.interruptRunning(group);
+            keepNeverStarted(group, drained, neverStarted, returned);
+        } finally {
+            dispatcher.drainSettled(group);              // terminates it now if nothing of it is left
         }
-        keepNeverStarted(group, drained, neverStarted, returned);
-        for (Worker w : workers) {
-            w.interruptIfRunning(group);
-        }
-        spares.interruptRunning(group);
-        dispatcher.settle(group);
         return returned;
     }
 

@@ -72,8 +72,12 @@ public final class Group extends GroupActivationFields {
     volatile long longestSliceNanos;
     /** Spares that picked this group and have not yet ended that turn (G3); under the dispatcher's lock. */
     int spareTurns;
-    /** Waiters running a task of this group in place, with no spare to stand in (G3); under the dispatcher's lock. */
-    int awaitedRuns;
+    /**
+     * What holds this group off termination besides its queues, slices and spares' turns (G3): waiters
+     * running a task of it in place, and a shutdownNow settling what it drained. Under the
+     * dispatcher's lock.
+     */
+    int terminationHolds;
     /**
      * Loans of this group's tickets not yet repaid (waits and {@code lendTo}), each to a live group: a
      * borrower's termination ends the loans it holds. Under the dispatcher's lock.

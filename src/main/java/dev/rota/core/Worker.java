@@ -365,7 +365,7 @@ final class Worker implements Runnable {
     /**
      * Owner only, as a slice of {@code group} ends once a shutdownNow has drained the group: takes
      * what is left on this worker's deque of the group, forks made after the drain, and cancels them
-     * (W2's exception), so that the group's termination, looked at in the same slice end, does not
+     * (W2's exception; one that a run elsewhere holds is left to it), so that the group's termination, looked at in the same slice end, does not
      * wait for them. A slice ends between two tasks of the duty cycle, never inside one: no task runs
      * on this worker, so no join here can take one of them back any more, and any other taker would
      * cancel it too. Left there, they would keep the group live until a worker took them: this one,
@@ -605,7 +605,7 @@ final class Worker implements Runnable {
 
     /** Runs {@code task} inside a waiting one: see {@link Engine#afterHelpedTask}. */
     private void runHelped(Runnable task, Lane lane) {
-        InterruptOnCancel waitingFuture = runningFuture.switchTo(null); // first: a cancel(true) of the waiter is not the helped task's
+        InterruptOnCancel waitingFuture = runningFuture.leaveForNested(); // first: a cancel(true) of the waiter is not the helped task's
         boolean waiterInterrupted = Thread.interrupted(); // the waiter's, not the helped task's
         Runnable waiter = currentTask;
         helpDepth++;
@@ -613,7 +613,7 @@ final class Worker implements Runnable {
             execute(task, lane);
         } finally {
             helpDepth--;
-            runningFuture.switchTo(waitingFuture);
+            runningFuture.returnFromNested(waitingFuture);
         }
         engine.afterHelpedTask(lane.group, waiterInterrupted, waiter);
     }

@@ -1,0 +1,67 @@
+package dev.rota.core;
+
+import static dev.rota.core.Offers.assertAccepted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.affinity.NoAffinity;
+import dev.rota.contract.Liveness;
+import dev.rota.contract.ProbeFork;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A group's shutdownNow settles what it drained before the group may terminate (G3): a thread that
+ * sees the group terminated finds every drained task settled and the group's figures final, even
+ * when the group's last running task ends while the settling goes on.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DrainSettlesBeforeTerminationTest {
+
+    @Test
+    void theGroupDoesNotTerminateWhileItsDrainIsSettled() throws Exception {
+        Engine engine = new Engine("drain-settle", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false,
+                null, true);
+        engine.start();
+        try {
+            Dispatcher dispatcher = engine.dispatcher();
+            Group stopped = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            Group other = dispatcher.newGroup("other", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            assertAccepted(stopped.offer(() -> {         // holds the only worker
+                running.countDown();
+                ProbeFork.awaitIgnoringInterrupts(release);
+            }));
+            Liveness.await(running, "the stopped group's running task");
+            Runnable queued = () -> { };
+            assertAccepted(stopped.offer(queued));       // drained by the shutdownNow
+            CountDownLatch otherRan = new CountDownLatch(1);
+            assertAccepted(other.offer(otherRan::countDown)); // runs once the worker has left stopped's slice
+
+            AtomicBoolean terminatedWhileSettling = new AtomicBoolean();
+            List<Runnable> returned = engine.shutdownNow(stopped, task -> {
+                release.countDown();                     // the group's last running task ends now
+                try {
+                    Liveness.await(otherRan, "the worker to leave the stopped group's slice");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                terminatedWhileSettling.set(stopped.isTerminated());
+                return false;                            // settled, not returned: counted as completed
+            });
+
+            assertEquals(List.of(), returned);
+            assertFalse(terminatedWhileSettling.get(), "the group terminated before its drain was settled");
+            assertTrue(stopped.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the group did not terminate");
+            assertEquals(2, stopped.completedTasks(), "the task that ran and the drained one settled");
+        } finally {
+            engine.shutdownNow();
+        }
+    }
+}

@@ -42,7 +42,9 @@ import java.util.function.Predicate;
  *       accepted task is taken (A4), then stealing the deques empty, returns every task not yet
  *       taken, each exactly once. A group's own shutdownNow does the same for its lanes; the two
  *       are serialized.</li>
- *   <li>E4: the pool is TERMINATED when its last worker has exited; nothing runs afterwards.</li>
+ *   <li>E4: the pool is TERMINATED when its last participant has left: its workers, the spares
+ *       standing in for them, and a group's shutdownNow settling its drain; nothing runs
+ *       afterwards.</li>
  * </ul>
  */
 public final class Engine {
@@ -369,7 +371,7 @@ public final class Engine {
         liveWorkers.incrementAndGet();
     }
 
-    /** A worker exited or a spare finished standing in; the last one terminates the pool (E4). */
+    /** A worker exited, a spare finished standing in, or a group's drain was settled; the last one terminates the pool (E4). */
     void participantExited() {
         if (liveWorkers.decrementAndGet() == 0) {
             RUN_STATE.setVolatile(this, TERMINATED);
@@ -863,10 +865,12 @@ public final class Engine {
         }
         dispatcher.closeAll();
         Group[] drained = dispatcher.groups();
-        for (Group group : drained) {
-            dispatcher.drainStarted(group);              // G3: none terminates before its drain is settled
-        }
+        int held = 0;
         try {
+            for (Group group : drained) {
+                dispatcher.drainStarted(group);          // G3: none terminates before its drain is settled
+                held++;
+            }
             List<List<Runnable>> tasksOf = new ArrayList<>(drained.length);
             synchronized (stopLock) {
                 for (Group group : drained) {
@@ -884,19 +888,19 @@ public final class Engine {
             } finally {
                 stopDrained = true;                      // the workers may exit, and the pool terminate
             }
+        } finally {
             for (Worker w : workers) {
                 w.thread.interrupt();
             }
             spares.interruptAll();
-        } finally {
             // G3 per group, as a group's own shutdownNow does: a drained group none of whose tasks
             // runs terminates now, not with the last worker, which another group's task may hold for
             // long. One whose task still runs terminates when that slice or spare's turn ends.
-            for (Group group : drained) {
-                dispatcher.drainSettled(group);
+            for (int i = 0; i < held; i++) {
+                dispatcher.drainSettled(drained[i]);
             }
+            wakeAll();
         }
-        wakeAll();
         return returned;
     }
 
@@ -934,26 +938,52 @@ public final class Engine {
      */
     public List<Runnable> shutdownNow(Group group, Predicate<Runnable> neverStarted) {
         List<Runnable> returned = new ArrayList<>();
-        if (!group.advanceRunState(Group.STOP)) {
-            return returned;
+        if (!enterAsParticipant()) {
+            return returned;                             // the pool has terminated, and every group with it
         }
-        group.closeAdmission();
-        dispatcher.drainStarted(group);                  // G3: it does not terminate before its drain is settled
         try {
-            List<Runnable> drained = new ArrayList<>();
-            synchronized (stopLock) {
-                group.drainTo(drained);
-                group.markStopDrained();                 // W2: what is taken from now on is a fork made after the drain
+            if (!group.advanceRunState(Group.STOP)) {
+                return returned;
             }
-            for (Worker w : workers) {
-                w.interruptIfRunning(group);
+            group.closeAdmission();
+            dispatcher.drainStarted(group);              // G3: it does not terminate before its drain is settled
+            try {
+                List<Runnable> drained = new ArrayList<>();
+                synchronized (stopLock) {
+                    group.drainTo(drained);
+                    group.markStopDrained();             // W2: what is taken from now on is a fork made after the drain
+                }
+                try {
+                    keepNeverStarted(group, drained, neverStarted, returned);
+                } finally {
+                    for (Worker w : workers) {           // after the settling: a waiter sees its task cancelled first
+                        w.interruptIfRunning(group);
+                    }
+                    spares.interruptRunning(group);
+                }
+            } finally {
+                dispatcher.drainSettled(group);          // terminates it now if nothing of it is left
             }
-            spares.interruptRunning(group);
-            keepNeverStarted(group, drained, neverStarted, returned);
+            return returned;
         } finally {
-            dispatcher.drainSettled(group);              // terminates it now if nothing of it is left
+            participantExited();                         // E4: the pool may terminate now, not before
         }
-        return returned;
+    }
+
+    /**
+     * A thread other than a worker or spare that must finish a step before the pool may terminate (a
+     * group's shutdownNow settling its drain, on the caller's thread): E4 counts it as it counts a
+     * spare, until {@link #participantExited}. False, counting nothing, once the pool has terminated.
+     */
+    private boolean enterAsParticipant() {
+        int live;
+        do {
+            live = liveWorkers.get();
+            if (live == 0) {
+                return false;
+            }
+        } while (!liveWorkers.compareAndSet(live, live + 1));
+        return true;
     }
 
     /** Moves the run state up to {@code target}; true when this call made the move. */
@@ -1025,7 +1055,8 @@ public final class Engine {
      *       task has finished (S3 of SpareThreads), so {@code liveWorkers} above the workers that have
      *       not exited, at either scan, is a task that runs. So is a worker that has published its
      *       exit but still settles its leftover forks after shutdown: it leaves {@code liveWorkers}
-     *       only after that (E4).</li>
+     *       only after that (E4). A group's shutdownNow settling its drain counts too: the pool is
+     *       not quiescent while it lasts.</li>
      * </ul>
      */
     public boolean isQuiescent() {

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A group's shutdownNow settles what it drained before the group may terminate (G3): a thread that
  * sees the group terminated finds every drained task settled and the group's figures final, even
- * when the group's last running task ends while the settling goes on.
+ * when the group's last running task ends while the settling goes on, or the pool's last worker
+ * exits meanwhile.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DrainSettlesBeforeTerminationTest {
@@ -59,6 +60,47 @@ class DrainSettlesBeforeTerminationTest {
             assertEquals(List.of(), returned);
             assertFalse(terminatedWhileSettling.get(), "the group terminated before its drain was settled");
             assertTrue(stopped.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the group did not terminate");
+            assertEquals(2, stopped.completedTasks(), "the task that ran and the drained one settled");
+        } finally {
+            engine.shutdownNow();
+        }
+    }
+    @Test
+    void thePoolDoesNotTerminateWhileAGroupsDrainIsSettled() throws Exception {
+        Engine engine = new Engine("drain-settle-pool", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false,
+                null, true);
+        engine.start();
+        try {
+            Dispatcher dispatcher = engine.dispatcher();
+            Group stopped = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            assertAccepted(stopped.offer(() -> {         // holds the only worker
+                running.countDown();
+                ProbeFork.awaitIgnoringInterrupts(release);
+            }));
+            Liveness.await(running, "the stopped group's running task");
+            assertAccepted(stopped.offer(() -> { }));    // drained by the group's shutdownNow
+
+            AtomicBoolean poolTerminatedWhileSettling = new AtomicBoolean();
+            AtomicBoolean groupTerminatedWhileSettling = new AtomicBoolean();
+            engine.shutdownNow(stopped, task -> {
+                release.countDown();
+                engine.shutdownNow();                    // the pool stops meanwhile: its only worker exits
+                try {
+                    Liveness.awaitCondition(() -> engine.worker(0).hasExited(), "the worker to exit");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                poolTerminatedWhileSettling.set(engine.isTerminated());
+                groupTerminatedWhileSettling.set(stopped.isTerminated());
+                return false;
+            });
+
+            assertFalse(poolTerminatedWhileSettling.get(), "the pool terminated before the group's drain was settled");
+            assertFalse(groupTerminatedWhileSettling.get(), "the group terminated before its drain was settled");
+            assertTrue(engine.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS), "the pool did not terminate");
+            assertTrue(stopped.isTerminated(), "the group did not terminate with the pool");
             assertEquals(2, stopped.completedTasks(), "the task that ran and the drained one settled");
         } finally {
             engine.shutdownNow();

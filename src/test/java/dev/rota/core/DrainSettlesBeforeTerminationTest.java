@@ -24,24 +24,38 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DrainSettlesBeforeTerminationTest {
 
+    /** A started engine of one worker. */
+    private static Engine startEngine(String name) {
+        Engine engine = new Engine(name, new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false, null, true);
+        engine.start();
+        return engine;
+    }
+
+    /**
+     * A group of {@code engine} whose one running task holds the only worker until {@code release}
+     * (deaf to interrupts), with one more task queued behind it for a shutdownNow to drain.
+     */
+    private static Group holdingTheWorker(Engine engine, CountDownLatch release) throws InterruptedException {
+        Dispatcher dispatcher = engine.dispatcher();
+        Group group = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+        CountDownLatch running = new CountDownLatch(1);
+        assertAccepted(group.offer(() -> {
+            running.countDown();
+            ProbeFork.awaitIgnoringInterrupts(release);
+        }));
+        Liveness.await(running, "the group's running task");
+        assertAccepted(group.offer(() -> { }));
+        return group;
+    }
+
     @Test
     void theGroupDoesNotTerminateWhileItsDrainIsSettled() throws Exception {
-        Engine engine = new Engine("drain-settle", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false,
-                null, true);
-        engine.start();
+        Engine engine = startEngine("drain-settle");
         try {
-            Dispatcher dispatcher = engine.dispatcher();
-            Group stopped = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            Group other = dispatcher.newGroup("other", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            assertAccepted(stopped.offer(() -> {         // holds the only worker
-                running.countDown();
-                ProbeFork.awaitIgnoringInterrupts(release);
-            }));
-            Liveness.await(running, "the stopped group's running task");
-            Runnable queued = () -> { };
-            assertAccepted(stopped.offer(queued));       // drained by the shutdownNow
+            Group stopped = holdingTheWorker(engine, release);
+            Dispatcher dispatcher = engine.dispatcher();
+            Group other = dispatcher.newGroup("other", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
             CountDownLatch otherRan = new CountDownLatch(1);
             assertAccepted(other.offer(otherRan::countDown)); // runs once the worker has left stopped's slice
 
@@ -67,20 +81,10 @@ class DrainSettlesBeforeTerminationTest {
     }
     @Test
     void thePoolDoesNotTerminateWhileAGroupsDrainIsSettled() throws Exception {
-        Engine engine = new Engine("drain-settle-pool", new int[] {0}, new int[][] {{}}, new NoAffinity("test"), false,
-                null, true);
-        engine.start();
+        Engine engine = startEngine("drain-settle-pool");
         try {
-            Dispatcher dispatcher = engine.dispatcher();
-            Group stopped = dispatcher.newGroup("stopped", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
-            CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            assertAccepted(stopped.offer(() -> {         // holds the only worker
-                running.countDown();
-                ProbeFork.awaitIgnoringInterrupts(release);
-            }));
-            Liveness.await(running, "the stopped group's running task");
-            assertAccepted(stopped.offer(() -> { }));    // drained by the group's shutdownNow
+            Group stopped = holdingTheWorker(engine, release);
 
             AtomicBoolean poolTerminatedWhileSettling = new AtomicBoolean();
             AtomicBoolean groupTerminatedWhileSettling = new AtomicBoolean();

@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * switches swap the holder out with a CAS, waiting while an interrupter holds it, before the thread
  * clears its interrupt status. So an interrupt meant for one holder lands before the thread leaves
  * it, and never reaches what the thread runs next. An interrupter asks {@link #shouldInterrupt}
- * while it holds the slot, so the answer stays true until the interrupt has landed.
+ * while it holds the slot: the thread is still in that holder when the interrupt lands.
  *
  * @param <T> what the thread runs
  */

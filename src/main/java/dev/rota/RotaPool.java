@@ -342,7 +342,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * {@code ForkJoinPool.isQuiescent()}: a moment's answer, which a task submitted next changes.
      * Delayed and periodic tasks count from their deadline on (due and still with the timer, too);
      * before it they do not. A worker counts as running from when it takes a task until it parks,
-     * some microseconds after its last task.
+     * some microseconds after its last task; a group's {@code shutdownNow} counts as running while
+     * it settles the tasks it drained.
      */
     public boolean isQuiescent() {
         long timer = scheduler.quietStamp();             // before and after: no due task moved meanwhile

@@ -934,18 +934,19 @@ public final class Engine {
 
     /**
      * As {@link #shutdownNow(Group)}, and returns only the drained tasks that {@code neverStarted}
-     * accepts ({@link #keepNeverStarted}), settled before the group may terminate.
+     * accepts ({@link #keepNeverStarted}), settled before the group, or the pool, may terminate: it
+     * must not block, least of all on either's termination.
      */
     public List<Runnable> shutdownNow(Group group, Predicate<Runnable> neverStarted) {
         List<Runnable> returned = new ArrayList<>();
+        if (!group.advanceRunState(Group.STOP)) {
+            return returned;
+        }
+        group.closeAdmission();
         if (!enterAsParticipant()) {
-            return returned;                             // the pool has terminated, and every group with it
+            return returned;                             // every worker has left, its queues empty: the pool ends the group
         }
         try {
-            if (!group.advanceRunState(Group.STOP)) {
-                return returned;
-            }
-            group.closeAdmission();
             dispatcher.drainStarted(group);              // G3: it does not terminate before its drain is settled
             try {
                 List<Runnable> drained = new ArrayList<>();
@@ -973,7 +974,8 @@ public final class Engine {
     /**
      * A thread other than a worker or spare that must finish a step before the pool may terminate (a
      * group's shutdownNow settling its drain, on the caller's thread): E4 counts it as it counts a
-     * spare, until {@link #participantExited}. False, counting nothing, once the pool has terminated.
+     * spare, until {@link #participantExited}. False, counting nothing, once the last participant
+     * has left (the pool and its groups reach TERMINATED a moment later, on that participant's thread).
      */
     private boolean enterAsParticipant() {
         int live;

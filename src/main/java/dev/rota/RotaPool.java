@@ -135,7 +135,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         for (int cpu : cpus) {
             timerCpus.set(cpu);
         }
-        this.scheduler = new DelayScheduler(new DueTasks(pinning ? affinity : null, timerCpus), name + "-timer",
+        // An unpinned pool's timer may run on every CPU of the process, as its workers may
+        // (Engine.runOnAnyCpu): it too is started by whichever thread schedules first, which may be
+        // pinned (a worker of another pool).
+        this.scheduler = new DelayScheduler(new DueTasks(affinity, pinning ? timerCpus : null), name + "-timer",
                 builder.handler);
         if (pinning) {
             PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
@@ -582,8 +585,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /** Receives delayed tasks as they come due, even after shutdown() (but not after shutdownNow()). */
     private final class DueTasks implements DueTaskSink {
-        /** Null for an unpinned pool, which leaves affinity alone. */
         private final Affinity affinity;
+        /** The CPUs of a pinned pool's workers; null for an unpinned pool: every CPU of the process. */
         private final BitSet cpus;
 
         DueTasks(Affinity affinity, BitSet cpus) {
@@ -591,11 +594,20 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             this.cpus = cpus;
         }
 
-        /** The timer may run on any CPU of the pool, not only on that of the worker that started it. */
+        /**
+         * The timer may run on any CPU of the pool (of the process, for an unpinned pool), not only on
+         * that of the pinned thread that started it. Best effort: where it fails the mask stays.
+         */
         @Override
         public void timerStarted() {
-            if (affinity != null) {
-                affinity.allowCurrentThread(cpus);
+            try {
+                if (cpus != null) {
+                    affinity.allowCurrentThread(cpus);
+                } else if (affinity.canPin()) {
+                    affinity.allowCurrentThread(affinity.processCpus());
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // the timer keeps the mask it inherited; it must not die of it (DueTaskSink.timerStarted)
             }
         }
 

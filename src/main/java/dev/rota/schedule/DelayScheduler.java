@@ -91,7 +91,9 @@ public final class DelayScheduler {
      *       not yet cancelled: they are cancelled after the lock is released, since cancelling wakes
      *       their waiters and calls back into remove(). Idle (I) waits for them, so the pool cannot
      *       terminate while a future it took is still pending; and every shutdownNow() caller waits
-     *       for the others' (as for S3), so that each returns with every delayed task cancelled.
+     *       for the others' (as for S3), so that each returns with every delayed task cancelled, as
+     *       does every shutdown() caller after the first, so that each returns with every periodic
+     *       task cancelled.
      *   S5  handedOver holds the periodic tasks the timer took out of the heap whose run for that
      *       hand-off has not begun. A periodic run begins only by taking its task out of handedOver
      *       (claimRun), so it runs once per hand-off, never while it waits in the heap (where a run
@@ -250,7 +252,8 @@ public final class DelayScheduler {
 
     /**
      * Rejects further scheduling, cancels periodic tasks (those handed to the sink and not yet run
-     * too), keeps delayed one-shot tasks (they run when due). Idempotent. Reports
+     * too), keeps delayed one-shot tasks (they run when due). Idempotent: a later or concurrent
+     * call returns once the tasks an earlier one took are cancelled (S4), as shutdownNow() does. Reports
      * {@link DueTaskSink#schedulerIdle()} now if nothing remains.
      */
     public void shutdown() {
@@ -259,6 +262,12 @@ public final class DelayScheduler {
         lock.lock();
         try {
             if (runState != RUNNING) {
+                // S4, as for shutdownNow(): a later caller returns only once the periodic tasks an
+                // earlier shutdown() took (and any shutdownNow()'s) are cancelled, so that every
+                // caller, not only the first, finds them cancelled (STPE's callers share one lock).
+                while (cancelsInFlight > 0 && Thread.currentThread() != timer) {
+                    settled.awaitUninterruptibly();
+                }
                 return;
             }
             runState = SHUTDOWN;

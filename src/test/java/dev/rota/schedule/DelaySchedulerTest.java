@@ -700,6 +700,32 @@ class DelaySchedulerTest {
         assertEquals(count, firstResult.get().size());
     }
 
+    /**
+     * As above for shutdown(): every caller returns with every periodic task cancelled, not only the
+     * first, as ScheduledThreadPoolExecutor's shutdown() does (its callers take one lock, and the
+     * first cancels under it). A second caller, arriving while the first is still cancelling the
+     * periodic tasks it took from the heap, waits for them: after its shutdown() a periodic future
+     * that is not running reports cancelled, and get() on it throws at once.
+     */
+    @Test
+    void everyShutdownReturnsWithEveryPeriodicTaskCancelled() throws Exception {
+        int count = 100_000;
+        List<ScheduledFuture<?>> periodic = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {               // one thread, one delay: increasing deadlines
+            periodic.add(scheduler.scheduleAtFixedRate(() -> { }, 1, 1, HOURS));
+        }
+        Thread first = new Thread(scheduler::shutdown, "first-shutdown");
+        first.start();
+        // The first caller cancels in the heap's order, which is here the order of scheduling.
+        spinUntil(() -> periodic.get(0).isCancelled(), "the first shutdown() cancelling");
+
+        scheduler.shutdown();
+
+        long notCancelled = periodic.stream().filter(f -> !f.isCancelled()).count();
+        first.join(SECONDS.toMillis(LIVENESS_SECONDS));
+        assertEquals(0, notCancelled, "periodic tasks not yet cancelled when the second shutdown() returned");
+    }
+
     @Test
     void shouldReturnNeverStartedTasksExactlyOnceOnShutdownNow() throws Exception {
         AtomicInteger ran = new AtomicInteger();

@@ -25,8 +25,9 @@ public interface RejectionPolicy {
      * Runs the task in the submitting thread, which slows the submitter down to the pace the group
      * is served at (back-pressure); the task's CPU time is then charged to whatever group that thread
      * is running, if any. A group that shut down since its queue was found full refuses the task
-     * instead, with a {@link RejectedExecutionException}, as {@code ThreadPoolExecutor}'s
-     * {@code CallerRunsPolicy} does.
+     * instead, with a {@link RejectedExecutionException}, as it refuses any submission after its
+     * shutdown; unlike {@code ThreadPoolExecutor}'s {@code CallerRunsPolicy}, which then discards the
+     * task silently, so that a submitter never loses a task without hearing of it.
      */
     RejectionPolicy CALLER_RUNS = (task, group) -> {
         if (group.isShutdown()) {

@@ -274,8 +274,8 @@ class TaskGroupTest {
 
     /**
      * A group may shut down between the full queue's answer and the policy's call: CALLER_RUNS then
-     * refuses the task as the shut-down group would, as ThreadPoolExecutor's CallerRunsPolicy does,
-     * rather than run a task submitted to a group that is shut down.
+     * refuses the task as the shut-down group would, rather than run a task submitted to a group that
+     * is shut down (ThreadPoolExecutor's CallerRunsPolicy would discard it silently).
      */
     @Test
     void callerRunsRefusesATaskOfAGroupShutDownMeanwhile() {

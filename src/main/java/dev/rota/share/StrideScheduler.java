@@ -79,7 +79,12 @@ public final class StrideScheduler implements ShareScheduler {
      *   competing clients have the floor value scales to them, and they share as equal values do.
      *   Charges are exact: stride × used is formed in 128 bits (MulDiv) and the remainder of the
      *   division by the quantum is carried to the client's next charge, so partial quanta lose no
-     *   time. A change of value, quantum or shift discards less than one pass unit.
+     *   time. A change of value, quantum or shift discards less than one pass unit. The global
+     *   stride is not rounded: the competing passes advance together by exactly STRIDE1 / (sum of
+     *   worths) per quantum, so globalPass advances by that in double precision, its fraction of a
+     *   unit carried; a global stride rounded to whole units would lose up to half a unit per
+     *   quantum, and globalPass would drift from the passes without bound (a client joining at
+     *   globalPass + stride after hours of short strides would then land many quanta off).
      *   Lags are bounded: every write keeps |pass − globalPass| and |remain| <= MAX_LAG = 2^61,
      *   saturating a single charge there: after MAX_LAG / stride quanta, at least 2^21 for the
      *   largest value (stride <= 2^40), 2^5 for a clamped stride. A rescale clamps the same way a lag
@@ -169,9 +174,15 @@ public final class StrideScheduler implements ShareScheduler {
 
     private double totalValue;
     private double totalValueError;
-    private long globalStride;
+    /**
+     * STRIDE1 / (sum of competing worths), unrounded: the rate at which the competing clients' passes
+     * advance together. A global stride rounded to whole pass units would lose up to half a unit per
+     * quantum, and globalPass would drift from the passes without bound.
+     */
+    private double globalStride;
     private long globalPass;
-    private long globalCarry;
+    /** The fraction of a pass unit of globalPass not yet added, in [0, 1). */
+    private double globalCarry;
 
     public StrideScheduler() {
         this(0);
@@ -267,12 +278,14 @@ public final class StrideScheduler implements ShareScheduler {
             remain[client] = Math.min(remain[client] + advance, MAX_LAG);
         }
         if (state[client] == COMPETING) {                // see "A client that no longer competes" above
-            long q = MulDiv.floor(globalStride, usedNanos, globalCarry, quantumNanos);
-            if (q > MAX_LAG) {
+            double exact = globalStride * ((double) usedNanos / quantumNanos) + globalCarry;
+            long q;
+            if (exact >= MAX_LAG) {
                 q = MAX_LAG;
                 globalCarry = 0;
             } else {
-                globalCarry = MulDiv.remainder(globalStride, usedNanos, globalCarry, quantumNanos, q);
+                q = (long) exact;
+                globalCarry = exact - q;
             }
             globalPass += q;
             saturateCredit();
@@ -418,8 +431,9 @@ public final class StrideScheduler implements ShareScheduler {
         long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
         stride[client] = s;
         carry[client] = 0;
-        addToTotal(worthOf(s) - worth[client]);
-        worth[client] = worthOf(s);
+        addToTotal(-worth[client]);                      // two compensated steps: their difference
+        worth[client] = worthOf(s);                      // would round to a unit of the larger
+        addToTotal(worth[client]);
         heap.update(client, globalPass + lag);
     }
 
@@ -518,7 +532,7 @@ public final class StrideScheduler implements ShareScheduler {
             totalValue = sum;
         }
         double total = totalValue + totalValueError;
-        globalStride = total > 0 ? strideOf(total) : 0;
+        globalStride = total > 0 ? Math.min(STRIDE1 / total, MAX_STRIDE) : 0;
     }
 
     /** stride × used / quantum in pass units, carrying the remainder in {@code carries[index]}. */

@@ -110,15 +110,66 @@ class StrideSchedulerTest {
         assertEquals(Math.round(StrideScheduler.STRIDE1 / 3.0), stride.pass(1));
         assertEquals(1, stride.pick());
 
-        // The global pass moves by STRIDE1 / (1 + 3) per quantum, whoever is charged.
+        // The global pass moves by STRIDE1 / (1 + 3) per quantum, whoever is charged (within the
+        // rounding of client 1's stride, which makes it worth 3 + 3e-12).
         stride.charge(1, QUANTUM, QUANTUM);
-        assertEquals(StrideScheduler.STRIDE1 / 4, stride.globalPass());
+        assertEquals(StrideScheduler.STRIDE1 / 4, stride.globalPass(), 1);
         stride.charge(0, QUANTUM / 2, QUANTUM);
-        assertEquals(StrideScheduler.STRIDE1 / 4 + StrideScheduler.STRIDE1 / 8, stride.globalPass());
+        assertEquals(StrideScheduler.STRIDE1 / 4 + StrideScheduler.STRIDE1 / 8, stride.globalPass(), 1);
         assertEquals(StrideScheduler.STRIDE1 + StrideScheduler.STRIDE1 / 2, stride.pass(0));
 
         stride.join(2, 2); // joins at globalPass + stride
         assertEquals(stride.globalPass() + StrideScheduler.STRIDE1 / 2, stride.pass(2));
+    }
+
+    /**
+     * The global pass must advance at the rate the competing clients' passes do (STRIDE1 / sum of
+     * worths per quantum), or a client that joins later (at globalPass + stride) lands ever further
+     * from the incumbents. Rounding the global stride to a whole pass unit loses up to half a unit
+     * per quantum, which short strides (large values at shift 0) turn into many quanta after hours.
+     */
+    @Test
+    void shouldLetAClientJoiningAfterALongRunGetItsShareFromTheStart() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 2e9);
+        stride.join(1, 1.3e9);
+        for (int n = 0; n < 2_000_000; n++) {                // about 33 minutes at a 1 ms quantum
+            stride.charge(stride.pick(), QUANTUM, QUANTUM);
+        }
+        stride.join(2, 2e9);
+        long newcomer = 0;
+        for (int n = 1; n <= 2_000; n++) {
+            int client = stride.pick();
+            stride.charge(client, QUANTUM, QUANTUM);
+            if (client == 2) {
+                newcomer++;
+            }
+            assertWithin(2.0, newcomer, n * 2 / 5.3, n);
+        }
+    }
+
+    /**
+     * The sum of competing worths behind the global stride must not drift however often a value
+     * changes: once the others have left, a client alone moves the global pass by its own stride
+     * per quantum, as a joining client's place (globalPass + stride) assumes. Each change of value
+     * subtracts the old worth and adds the new one, and both must be compensated: a difference of
+     * a large and a small worth rounds to a unit of the large one, and those roundings add up.
+     */
+    @Test
+    void shouldNotLetTheSumOfWorthsDriftUnderManyChangesOfValue() {
+        StrideScheduler stride = new StrideScheduler();
+        stride.join(0, 1);
+        stride.join(1, 1);
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 1_000_000; i++) {            // a sibling's work coming and going, say
+            stride.setValue(1, i % 2 == 0 ? Math.scalb(1 + random.nextDouble(), 29) : 1 + random.nextDouble());
+        }
+        stride.leave(1);
+        long before = stride.globalPass();
+        stride.charge(0, 1000 * QUANTUM, QUANTUM);
+        double perQuantum = (stride.globalPass() - before) / 1000.0;
+        assertEquals(stride.stride(0), perQuantum, stride.stride(0) * 1e-9,
+                "the global pass should move by the stride of the only client competing");
     }
 
     @Test

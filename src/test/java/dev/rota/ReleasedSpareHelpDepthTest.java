@@ -1,0 +1,184 @@
+package dev.rota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.contract.LatchBlocker;
+import dev.rota.contract.Liveness;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * README: a join helps with at most 32 tasks nested in one another on one thread, "past that the
+ * join is a managed block, so that tasks that all wait for one slow task cannot overflow the stack",
+ * and "a task that a spare runs behaves the same". A spare whose worker's block has ended (a
+ * released spare) still finishes its task, and its join still helps; past the bound its join
+ * must block with a spare brought in for the worker it last stood for, even though it stands in for
+ * nobody now: helping on without a bound, as deep as there are tasks to help with, would end in a
+ * StackOverflowError that fails tasks or loses them between a take and a run.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReleasedSpareHelpDepthTest {
+    /** Subtasks that wait for the slow task: nested as helpers, far more frames than a stack holds. */
+    private static final int WAITERS = 6_000;
+
+    @Test
+    void subtasksOnAReleasedSpareThatAllJoinOneSlowTaskAllComplete() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
+        RotaPool slowPool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch unblockWorker = new CountDownLatch(1);
+        CountDownLatch workerUnblocked = new CountDownLatch(1);
+        CountDownLatch finishWorkerTask = new CountDownLatch(1);
+        CountDownLatch parentStarted = new CountDownLatch(1);
+        CountDownLatch goFork = new CountDownLatch(1);
+        CountDownLatch releaseSlow = new CountDownLatch(1);
+        CountDownLatch waitersStarted = new CountDownLatch(WAITERS);
+        AtomicInteger failures = new AtomicInteger();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        boolean passed = false;
+        try {
+            // The only worker blocks in a managed block: a spare stands in for it.
+            pool.execute(() -> {
+                try {
+                    RotaPool.managedBlock(new LatchBlocker(unblockWorker));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                workerUnblocked.countDown();             // the block has ended: its spare is released
+                Liveness.awaitQuietly(finishWorkerTask); // then a long computation holds the worker
+            });
+            Liveness.awaitCondition(() -> pool.spareThreads() > 0, "no spare stood in for the blocked worker");
+            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    Liveness.awaitQuietly(releaseSlow);  // a long computation, in the test's hands
+                    return 7;
+                }
+            });
+            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {   // the spare runs it
+                @Override
+                protected Integer compute() {
+                    parentStarted.countDown();
+                    Liveness.awaitQuietly(goFork);       // a plain wait: the spare stays busy with this task
+                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
+                    for (int i = 0; i < WAITERS; i++) {
+                        waiters[i] = new RotaTask<Integer>() {
+                            @Override
+                            protected Integer compute() {
+                                waitersStarted.countDown();
+                                return shared.join();
+                            }
+                        }.fork();
+                    }
+                    int sum = 0;
+                    for (int i = WAITERS - 1; i >= 0; i--) {
+                        try {
+                            sum += (Integer) waiters[i].join();
+                        } catch (Throwable t) {
+                            failures.incrementAndGet();
+                            firstFailure.compareAndSet(null, t);
+                        }
+                    }
+                    return sum;
+                }
+            });
+            Liveness.await(parentStarted, "the spare never started the parent task");
+            unblockWorker.countDown();
+            Liveness.await(workerUnblocked, "the worker's block never ended");
+            goFork.countDown();                          // the released spare forks and joins
+            Liveness.await(waitersStarted, "subtasks started");
+            releaseSlow.countDown();
+            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
+            assertEquals(7 * WAITERS, sum);
+            passed = true;
+        } catch (Throwable primary) {
+            System.out.println("PRIMARY: " + primary + "\n" + Liveness.threadDump());
+            throw primary;
+        } finally {
+            unblockWorker.countDown();
+            finishWorkerTask.countDown();
+            releaseSlow.countDown();
+            goFork.countDown();
+            if (passed) {
+                Liveness.within("shutdownNow", pool::shutdownNow);
+                slowPool.shutdownNow();                                // else the failure above is the one to report
+                Liveness.awaitTermination(pool);
+                Liveness.awaitTermination(slowPool);
+            }
+        }
+    }
+
+    /**
+     * A plain divide-and-conquer tree (3 280 tasks, 7 levels), whose subtasks are joined oldest
+     * first, and one leaf in 17 of which blocks for a moment in a managed block. Spares stand in for
+     * those blocks, run tasks of the tree, and are released as the blocks end while their tasks
+     * still join: with no bound on their helping, the tree fails with a StackOverflowError.
+     */
+    @Test
+    void aForkJoinTreeWithShortManagedBlocksCompletes() throws Exception {
+        for (int round = 0; round < 40; round++) {         // a fresh pool each time: no spare yet
+            RotaPool pool = RotaPool.builder().workers(2).pinning(false).build();
+            try {
+                assertEquals(2187L, pool.submit(new Node(7, round)).get(Liveness.SECONDS, TimeUnit.SECONDS),
+                        "round " + round);
+            } finally {
+                Liveness.within("shutdownNow", pool::shutdownNow);
+                Liveness.awaitTermination(pool);
+            }
+        }
+    }
+
+    /** Counts its leaves: forks three children, joins them oldest first. */
+    static final class Node extends RotaTask<Long> {
+        final int depth;
+        final long seed;
+
+        Node(int depth, long seed) {
+            this.depth = depth;
+            this.seed = seed;
+        }
+
+        @Override
+        protected Long compute() {
+            if (depth == 0) {
+                if (seed % 17 == 0) {
+                    try {
+                        RotaPool.managedBlock(new ForkJoinPool.ManagedBlocker() {
+                            boolean done;
+
+                            @Override
+                            public boolean block() {
+                                Thread.yield();
+                                done = true;
+                                return true;
+                            }
+
+                            @Override
+                            public boolean isReleasable() {
+                                return done;
+                            }
+                        });
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return 1L;
+            }
+            Node[] children = new Node[3];
+            for (int i = 0; i < 3; i++) {
+                children[i] = new Node(depth - 1, seed * 31 + i);
+                children[i].fork();
+            }
+            long sum = 0;
+            for (Node child : children) {
+                sum += child.join();
+            }
+            return sum;
+        }
+    }
+}

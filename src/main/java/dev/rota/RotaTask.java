@@ -530,7 +530,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      * Waiting on a task of another group: lend this group's tickets to it and let the core run
      * other work. On a worker or a spare otherwise: run what can be run until done, and once the
      * thread runs {@link WorkerContext#MAX_HELP_DEPTH} helped tasks nested in one another, block
-     * instead while a spare runs them (or, with no spare to be had, help on). Elsewhere: wait.
+     * instead while a spare runs them (or, with no spare to be had, help on, up to a bound of its
+     * own, and past that run this task itself if nobody has started it). Elsewhere: wait.
      * Which of these applies is decided again at each turn, from the task's binding then: a join
      * begun before the task was submitted to another group waits for that group once it has been.
      * With {@code timed}, gives up at {@code deadline} (a {@link System#nanoTime} reading) and
@@ -589,7 +590,8 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                 // Too deep to help, a slice whose quantum is used while other groups' tasks wait, or
                 // nothing of this group to run while they wait for this worker (the task joined may
                 // wait for one of them): block, and a spare runs the core's tasks meanwhile. With no
-                // spare to stand in, help on past those bounds rather than wait for nobody.
+                // spare to stand in, help on past those bounds rather than wait for nobody, and once
+                // too deep for that, run this task itself if nobody has started it, wherever it is queued.
                 boolean tooDeep = helps && WorkerContext.helpsTooDeep();
                 if (tooDeep || (helps && WorkerContext.otherGroupsWait())) {
                     boolean blocked;
@@ -602,7 +604,9 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         interrupted = true;
                         continue;
                     }
-                    if (blocked || WorkerContext.helpPastBound()) {
+                    if (blocked || WorkerContext.helpPastBound()
+                            || (!timed && owner != null
+                                && WorkerContext.runJoinedTaskPastBound(owner, this, this::unstarted))) {
                         continue;
                     }
                 }

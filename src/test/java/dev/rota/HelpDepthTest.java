@@ -1,6 +1,7 @@
 package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares;
@@ -58,12 +59,13 @@ class HelpDepthTest {
     /**
      * Past the bound a join blocks only if a spare stands in: with none to be had, it helps on, since
      * the task it waits for may be one that only its own thread will run (here, the first fork on
-     * the only worker's deque, under the forks that wait for it).
+     * the only worker's deque, under the forks that wait for it); and once too deep to help on, it
+     * runs that task itself.
      */
     @Test
     void pastTheBoundAJoinWithNoSpareToBeHadHelpsOn() throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).pinning(false).build();
-        int waiters = 100;
+        int waiters = 1_000;                             // more than the stack would hold helping on
         try {
             RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
                 @Override
@@ -95,6 +97,86 @@ class HelpDepthTest {
             Liveness.within("shutdownNow", pool::shutdownNow);
             Liveness.awaitTermination(pool);
         }
+    }
+
+    /**
+     * Helping on past the bound with no spare to be had is bounded too: once the worker runs 64
+     * helped tasks nested in one another, its join waits (and asks for a spare again each time it
+     * looks), where helping on would nest the waiters of the slow task as deep as there are of them
+     * and end in a StackOverflowError that fails some and loses others. Here the waiters the worker
+     * has started all wait for the slow task, which is released once the worker waits too.
+     */
+    @Test
+    void withNoSpareToBeHadAJoinHelpsPastTheBoundButNotWithoutLimit() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).pinning(false).build();
+        RotaPool slowPool = RotaPool.builder().workers(1).pinning(false).build();
+        CountDownLatch releaseSlow = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger failures = new AtomicInteger();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        try {
+            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    Liveness.awaitQuietly(releaseSlow);  // a long computation, in the test's hands
+                    return 7;
+                }
+            });
+            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
+                @Override
+                protected Integer compute() {
+                    worker.set(Thread.currentThread());
+                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
+                    for (int i = 0; i < WAITERS; i++) {
+                        waiters[i] = new RotaTask<Integer>() {
+                            @Override
+                            protected Integer compute() {
+                                started.incrementAndGet();
+                                return shared.join();
+                            }
+                        }.fork();
+                    }
+                    int sum = 0;
+                    for (RotaTask<?> waiter : waiters) {   // oldest first: every join helps with the others
+                        try {
+                            sum += (Integer) waiter.join();
+                        } catch (Throwable t) {
+                            failures.incrementAndGet();
+                            firstFailure.compareAndSet(null, t);
+                        }
+                    }
+                    return sum;
+                }
+            });
+            Liveness.awaitCondition(() -> waitsInAJoin(worker.get()), "the worker never stopped helping");
+            int nested = started.get();
+            assertTrue(nested > 32 && nested < WAITERS,
+                    "waiters started when the worker began to wait: " + nested + " of " + WAITERS);
+            releaseSlow.countDown();
+            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
+            assertEquals(7 * WAITERS, sum);
+        } finally {
+            releaseSlow.countDown();
+            Liveness.within("shutdownNow", pool::shutdownNow);
+            slowPool.shutdownNow();
+            Liveness.awaitTermination(pool);
+            Liveness.awaitTermination(slowPool);
+        }
+    }
+
+    /** True when {@code thread} sleeps in a join's wait, having found nothing it may help with. */
+    private static boolean waitsInAJoin(Thread thread) {
+        if (thread == null || thread.getState() != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.getClassName().equals(RotaTask.class.getName()) && frame.getMethodName().equals("waitForSignal")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

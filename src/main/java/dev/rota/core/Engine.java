@@ -608,6 +608,9 @@ public final class Engine {
         if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
             return false;                                // the wait becomes a managed block (helpsTooDeep)
         }
+        if (spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE) {
+            return false;                                // no spare, and no stack to help deeper with
+        }
         // S6: this spare's own forks first, as a worker's deque; but not inside a task run for its
         // waiter, where they are the waiter's group's forks and this help is the awaited group's.
         Runnable task = spare.group == spare.turnGroup ? spare.pollDeferred() : null;
@@ -641,9 +644,10 @@ public final class Engine {
      * other spare to stand in: as {@link Worker#runAwaitedTask}, on the CPU the spare is pinned to.
      * Its time is the waiting task's, whose group is charged for it.
      */
-    boolean runAwaitedTaskAsSpare(SpareThreads.Spare spare, Group target, Runnable task, BooleanSupplier claim) {
+    boolean runAwaitedTaskAsSpare(SpareThreads.Spare spare, Group target, Runnable task, BooleanSupplier claim,
+            int maxDepth) {
         Worker near = spare.lastStoodFor;
-        if (near == null || spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+        if (near == null || spare.helpDepth >= maxDepth) {
             return false;
         }
         Group waiterGroup = spare.group;

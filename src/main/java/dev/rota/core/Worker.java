@@ -661,6 +661,9 @@ final class Worker implements Runnable {
         if (bounded && (helpDepth >= WorkerContext.MAX_HELP_DEPTH || joinYieldsSlice())) {
             return false;                                // the wait becomes a managed block
         }
+        if (helpDepth >= WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE) {
+            return false;                                // no spare, and no stack to help deeper with
+        }
         Runnable task = takeFromSlice();
         if (task == null) {
             return false;
@@ -677,11 +680,11 @@ final class Worker implements Runnable {
      * here, and a join in it helps with target's tasks ({@link #helpInAwaitedRun}), never with the
      * slice's. It is not counted here: its copy in target's queue counts once a taker skips it, as
      * for any task run elsewhere first. Its time is the waiting slice's, whose group would have lent
-     * its tickets to target for the wait, also inside a managed block, whose pause of the clock it lifts. Not past {@link WorkerContext#MAX_HELP_DEPTH} tasks nested
+     * its tickets to target for the wait, also inside a managed block, whose pause of the clock it lifts. Not past {@code maxDepth} tasks nested
      * on this thread, so that a chain of such waits stays within the stack. True when it ran.
      */
-    boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
-        if (helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+    boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim, int maxDepth) {
+        if (helpDepth >= maxDepth) {
             return false;
         }
         Lane outer = currentLane;
@@ -731,7 +734,7 @@ final class Worker implements Runnable {
             leaveForksToAllowedWorkers(group);           // W5, as for a slice's group
             return false;
         }
-        if (bounded && helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
+        if (helpDepth >= (bounded ? WorkerContext.MAX_HELP_DEPTH : WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE)) {
             return false;
         }
         Runnable task = engine.takeOne(group, index);    // W2 included, this worker's deque first

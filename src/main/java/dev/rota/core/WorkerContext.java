@@ -14,12 +14,29 @@ public final class WorkerContext {
      * fails one of them or strikes between taking a task and running it, which loses the task.
      * Past the bound a join waits as a managed block, so a spare thread, with a stack of its own,
      * runs the core's tasks meanwhile (ForkJoinPool compensates in the same way when it cannot
-     * help); only when no spare can stand in (the bound on spares) does it help on, deeper. A
-     * divide-and-conquer join mostly runs its own fork in place, which does not count; only the
-     * tasks run while a stolen fork is awaited do, and 32 of those nested (some 300 frames of the
-     * pool's own) is past what such a computation usually reaches.
+     * help); only when no spare can stand in (the bound on spares) does it help on, deeper, up to
+     * {@link #MAX_HELP_DEPTH_WITHOUT_SPARE}. A divide-and-conquer join mostly runs its own fork in
+     * place, which does not count; only the tasks run while a stolen fork is awaited do, and 32 of
+     * those nested (some 300 frames of the pool's own) is past what such a computation usually reaches.
      */
     static final int MAX_HELP_DEPTH = 32;
+
+    /**
+     * Most tasks nested on one thread when a join helps past {@link #MAX_HELP_DEPTH} because no spare
+     * could stand in ({@link #helpPastBound}). Past it the join waits, and asks again for a spare
+     * each time it wakes up to look: a wait that may last until another thread runs what it waits
+     * for, rather than a StackOverflowError that would fail or lose tasks. One nested help costs some
+     * 1.3 KB of stack once compiled (about 750 levels fill a default 1 MB thread stack), so 64 leave
+     * most of the stack to the tasks' own frames.
+     */
+    static final int MAX_HELP_DEPTH_WITHOUT_SPARE = 64;
+
+    /**
+     * Most tasks nested on one thread when a join past {@link #MAX_HELP_DEPTH_WITHOUT_SPARE} runs the
+     * very task it waits for ({@link #runJoinedTaskPastBound}). Such runs follow what the tasks wait
+     * for, not the length of a queue, and end the waits they serve.
+     */
+    static final int MAX_JOINED_RUN_DEPTH = 2 * MAX_HELP_DEPTH_WITHOUT_SPARE;
 
     private WorkerContext() {}
 
@@ -219,13 +236,29 @@ public final class WorkerContext {
      * that every worker and spare waits for would wait in its queue for ever.
      */
     public static boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
+        return runAwaitedTask(target, task, claim, MAX_HELP_DEPTH);
+    }
+
+    /**
+     * As {@link #runAwaitedTask}, for a join of a fork of the waiter's own group that can help no
+     * deeper and found no spare ({@link #helpPastBound} refused): runs the joined task itself,
+     * wherever it waits in the queues, up to {@link #MAX_JOINED_RUN_DEPTH} tasks nested on this
+     * thread. So the join follows what it waits for, as a ForkJoinPool join runs the task it awaits
+     * from its own queue, rather than wait for ever on a task queued under the waiters that it
+     * no longer helps with.
+     */
+    public static boolean runJoinedTaskPastBound(Group target, Runnable task, BooleanSupplier claim) {
+        return runAwaitedTask(target, task, claim, MAX_JOINED_RUN_DEPTH);
+    }
+
+    private static boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim, int maxDepth) {
         Thread t = Thread.currentThread();
         if (t instanceof WorkerThread wt) {
-            return wt.worker.engine == target.engine && wt.worker.runAwaitedTask(target, task, claim);
+            return wt.worker.engine == target.engine && wt.worker.runAwaitedTask(target, task, claim, maxDepth);
         }
         if (t instanceof SpareThreads.SpareThread st) {
             Engine engine = st.spare.engine();
-            return engine == target.engine && engine.runAwaitedTaskAsSpare(st.spare, target, task, claim);
+            return engine == target.engine && engine.runAwaitedTaskAsSpare(st.spare, target, task, claim, maxDepth);
         }
         return false;
     }
@@ -260,7 +293,8 @@ public final class WorkerContext {
     /**
      * As {@link #helpOnce()}, past its bounds too ({@link #MAX_HELP_DEPTH}, and the quantum of a
      * slice while other groups wait): for a join that should block but found no spare to stand in
-     * ({@link Engine#blockWithSpare}), where only this thread may run the task it waits for.
+     * ({@link Engine#blockWithSpare}), where only this thread may run the task it waits for. False,
+     * too, once the thread runs {@link #MAX_HELP_DEPTH_WITHOUT_SPARE} helped tasks nested in one another.
      */
     public static boolean helpPastBound() {
         return help(false);

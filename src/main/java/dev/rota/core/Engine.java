@@ -85,6 +85,8 @@ public final class Engine {
     private final boolean pinning;
     private final Thread.UncaughtExceptionHandler handler;
     private final CountDownLatch started;
+    /** Starts a worker's thread ({@link #start}); the package's tests make it fail ({@link #startWorkersWith}). */
+    private Consumer<Thread> workerStarter;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicInteger liveWorkers;
     /** Workers counted parked: never fewer than those PARKED (W3), so 0 lets a producer skip the scan. */
@@ -150,6 +152,7 @@ public final class Engine {
             workers[i].setVictims(victims);
         }
         this.started = new CountDownLatch(cpus.length);
+        this.workerStarter = Thread::start;
         this.liveWorkers = new AtomicInteger(cpus.length);
         this.spares = new SpareThreads(this, name, maxSpares, spareKeepAliveNanos, daemon, handler, seeds.nextLong());
         this.dispatcher = new Dispatcher(this, policy, quantumNanos);
@@ -157,10 +160,25 @@ public final class Engine {
                 Group.UNBOUNDED, Inbox.DEFAULT_CHUNK);
     }
 
-    /** Starts the workers and waits until each has pinned itself (or failed to); returns the results. */
+    /**
+     * Starts the workers and waits until each has pinned itself (or failed to); returns the results.
+     * Where a worker's thread cannot be started (the JVM's "unable to create native thread" under a
+     * limit on threads) it throws that failure, and the engine is abandoned: nobody will ever hold it
+     * to shut it down, so the workers started stop at once and the engine terminates
+     * ({@link #abandonStart}), as ThreadPoolExecutor and ForkJoinPool undo a worker whose thread
+     * failed to start. Workers left running would idle for ever, and with non-daemon threads keep
+     * the JVM alive.
+     */
     public List<PinResult> start() {
-        for (Worker w : workers) {
-            w.thread.start();
+        int launched = 0;
+        try {
+            for (Worker w : workers) {
+                workerStarter.accept(w.thread);
+                launched++;
+            }
+        } catch (Throwable failure) {
+            abandonStart(launched);
+            throw failure;
         }
         boolean interrupted = false;
         while (true) {
@@ -179,6 +197,23 @@ public final class Engine {
             pins.add(w.pin());
         }
         return pins;
+    }
+
+    /**
+     * After a failed start: stops the workers started ({@link #shutdownNow()}: nothing can be queued
+     * yet, since the engine was never handed out) and counts those never started out of the
+     * participants (E4), as if they had exited; the last of the others to exit terminates the engine.
+     */
+    private void abandonStart(int launched) {
+        shutdownNow();
+        for (int i = launched; i < workers.length; i++) {
+            participantExited();
+        }
+    }
+
+    /** For the package's tests: starts the workers' threads from now on, in place of {@link Thread#start()}. */
+    void startWorkersWith(Consumer<Thread> starter) {
+        workerStarter = starter;
     }
 
     // ---- submission -------------------------------------------------------------------------

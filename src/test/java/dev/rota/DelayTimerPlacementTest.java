@@ -41,21 +41,53 @@ class DelayTimerPlacementTest {
             // The first schedule call of the pool comes from one of its pinned workers.
             pool.submit(() -> pool.schedule(() -> { }, 1, TimeUnit.HOURS)).get(30, TimeUnit.SECONDS);
 
-            String timer = name + "-timer";
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            Optional<BitSet> allowed = allowedCpusOf(timer);
-            while (!(allowed.isPresent() && containsAll(allowed.get(), poolCpus)) && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-                allowed = allowedCpusOf(timer);
-            }
-            assertTrue(allowed.isPresent(), "no thread named " + timer);
-            assertTrue(containsAll(allowed.get(), poolCpus), "timer " + timer + " may run on CPUs "
-                    + CpuList.format(allowed.get()) + " only, not on every CPU of its pool ("
-                    + CpuList.format(poolCpus) + ")");
+            assertTimerMayRunOn(name + "-timer", poolCpus, "every CPU of its pool");
         } finally {
             pool.shutdownNow();                          // close() would wait an hour for the delayed task
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
         }
+    }
+
+    /**
+     * The same for an unpinned pool ({@code pinning(false)}), whose threads run on every CPU of the
+     * process, as its workers do: its timer, started from a pinned worker of another pool, must not
+     * stay confined to that worker's one CPU.
+     */
+    @Test
+    void timerOfAnUnpinnedPoolStartedFromAnotherPoolsPinnedWorkerMayRunOnEveryCpu() throws Exception {
+        assumeTrue(Affinity.system().canPin(), Affinity.system().unavailableReason());
+        assumeTrue(Files.isDirectory(TASKS), "no " + TASKS);
+        BitSet processCpus = Affinity.system().processCpus();
+        assumeTrue(processCpus.cardinality() >= 2, "one CPU only: " + CpuList.format(processCpus));
+        String name = "tp" + POOLS.incrementAndGet();
+        RotaPool pinned = RotaPool.builder().cpus(processCpus.nextSetBit(0)).name(name + "-pinned").build();
+        RotaPool unpinned = RotaPool.builder().workers(2).pinning(false).name(name).build();
+        try {
+            assumeTrue(pinned.topology().pinned(), pinned.topology().toString());
+
+            // The unpinned pool's first schedule call comes from the other pool's pinned worker.
+            pinned.submit(() -> unpinned.schedule(() -> { }, 1, TimeUnit.HOURS)).get(30, TimeUnit.SECONDS);
+
+            assertTimerMayRunOn(name + "-timer", processCpus, "every CPU of the process, as an unpinned pool's");
+        } finally {
+            unpinned.shutdownNow();                      // close() would wait an hour for the delayed task
+            pinned.shutdownNow();
+            assertTrue(unpinned.awaitTermination(30, TimeUnit.SECONDS));
+            assertTrue(pinned.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Waits up to 10 s for the thread {@code timer} to be allowed on every CPU of {@code cpus}. */
+    private static void assertTimerMayRunOn(String timer, BitSet cpus, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Optional<BitSet> allowed = allowedCpusOf(timer);
+        while (!(allowed.isPresent() && containsAll(allowed.get(), cpus)) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            allowed = allowedCpusOf(timer);
+        }
+        assertTrue(allowed.isPresent(), "no thread named " + timer);
+        assertTrue(containsAll(allowed.get(), cpus), "timer " + timer + " may run on CPUs "
+                + CpuList.format(allowed.get()) + " only, not on " + what + " (" + CpuList.format(cpus) + ")");
     }
 
     private static boolean containsAll(BitSet set, BitSet subset) {

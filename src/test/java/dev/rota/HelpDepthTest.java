@@ -7,8 +7,6 @@ import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -111,52 +109,16 @@ class HelpDepthTest {
         RotaPool pool = RotaPool.builder().workers(1).maxSpareThreads(0).pinning(false).build();
         RotaPool slowPool = RotaPool.builder().workers(1).pinning(false).build();
         CountDownLatch releaseSlow = new CountDownLatch(1);
-        AtomicInteger started = new AtomicInteger();
-        AtomicInteger failures = new AtomicInteger();
-        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-        AtomicReference<Thread> worker = new AtomicReference<>();
         try {
-            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
-                @Override
-                protected Integer compute() {
-                    Liveness.awaitQuietly(releaseSlow);  // a long computation, in the test's hands
-                    return 7;
-                }
-            });
-            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
-                @Override
-                protected Integer compute() {
-                    worker.set(Thread.currentThread());
-                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
-                    for (int i = 0; i < WAITERS; i++) {
-                        waiters[i] = new RotaTask<Integer>() {
-                            @Override
-                            protected Integer compute() {
-                                started.incrementAndGet();
-                                return shared.join();
-                            }
-                        }.fork();
-                    }
-                    int sum = 0;
-                    for (RotaTask<?> waiter : waiters) {   // oldest first: every join helps with the others
-                        try {
-                            sum += (Integer) waiter.join();
-                        } catch (Throwable t) {
-                            failures.incrementAndGet();
-                            firstFailure.compareAndSet(null, t);
-                        }
-                    }
-                    return sum;
-                }
-            });
-            Liveness.awaitCondition(() -> waitsInAJoin(worker.get()), "the worker never stopped helping");
-            int nested = started.get();
+            RotaTask<Integer> shared = slowPool.submit(slowTask(releaseSlow));
+            WaitersOfOneTask parent = new WaitersOfOneTask(shared, WAITERS, () -> { });
+            pool.submit(parent);
+            Liveness.awaitCondition(() -> waitsInAJoin(parent.thread.get()), "the worker never stopped helping");
+            int nested = parent.started.get();
             assertTrue(nested > 32 && nested < WAITERS,
                     "waiters started when the worker began to wait: " + nested + " of " + WAITERS);
             releaseSlow.countDown();
-            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
-            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
-            assertEquals(7 * WAITERS, sum);
+            parent.assertAllCompleted(7, parent.get(Liveness.SECONDS, TimeUnit.SECONDS));
         } finally {
             releaseSlow.countDown();
             Liveness.within("shutdownNow", pool::shutdownNow);
@@ -184,58 +146,28 @@ class HelpDepthTest {
      * {@code slowPool}, then joins them all; the slow task ends once every subtask has started.
      */
     private static void waitersOfOneSlowTaskAllComplete(RotaPool pool, RotaPool slowPool) throws Exception {
-        CountDownLatch slowStarted = new CountDownLatch(1);
         CountDownLatch releaseSlow = new CountDownLatch(1);
-        CountDownLatch waitersStarted = new CountDownLatch(WAITERS);
-        AtomicInteger failures = new AtomicInteger();
-        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
         try {
-            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
-                @Override
-                protected Integer compute() {
-                    slowStarted.countDown();
-                    try {
-                        releaseSlow.await();            // a long computation, in the test's hands
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return 7;
-                }
-            });
-            Liveness.await(slowStarted, "the shared task never started");
-            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {
-                @Override
-                protected Integer compute() {
-                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
-                    for (int i = 0; i < WAITERS; i++) {
-                        waiters[i] = new RotaTask<Integer>() {
-                            @Override
-                            protected Integer compute() {
-                                waitersStarted.countDown();
-                                return shared.join();
-                            }
-                        }.fork();
-                    }
-                    int sum = 0;
-                    for (int i = WAITERS - 1; i >= 0; i--) {
-                        try {
-                            sum += (Integer) waiters[i].join();
-                        } catch (Throwable t) {
-                            failures.incrementAndGet();
-                            firstFailure.compareAndSet(null, t);
-                        }
-                    }
-                    return sum;
-                }
-            });
+            RotaTask<Integer> shared = slowPool.submit(slowTask(releaseSlow));
+            WaitersOfOneTask parent = new WaitersOfOneTask(shared, WAITERS, () -> { });
+            pool.submit(parent);
             // Every subtask starts before the slow task ends, so that each one really waits.
-            Liveness.await(waitersStarted, "subtasks started");
+            Liveness.awaitCondition(() -> parent.started.get() == WAITERS, "subtasks started");
             releaseSlow.countDown();
-            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
-            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
-            assertEquals(7 * WAITERS, sum);
+            parent.assertAllCompleted(7, parent.get(Liveness.SECONDS, TimeUnit.SECONDS));
         } finally {
             releaseSlow.countDown();
         }
+    }
+
+    /** A task that returns 7 once {@code release} opens: a long computation, in the test's hands. */
+    static RotaTask<Integer> slowTask(CountDownLatch release) {
+        return new RotaTask<Integer>() {
+            @Override
+            protected Integer compute() {
+                Liveness.awaitQuietly(release);
+                return 7;
+            }
+        };
     }
 }

@@ -7,8 +7,6 @@ import dev.rota.contract.Liveness;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,9 +34,6 @@ class ReleasedSpareHelpDepthTest {
         CountDownLatch parentStarted = new CountDownLatch(1);
         CountDownLatch goFork = new CountDownLatch(1);
         CountDownLatch releaseSlow = new CountDownLatch(1);
-        CountDownLatch waitersStarted = new CountDownLatch(WAITERS);
-        AtomicInteger failures = new AtomicInteger();
-        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
         boolean passed = false;
         try {
             // The only worker blocks in a managed block: a spare stands in for it.
@@ -52,49 +47,19 @@ class ReleasedSpareHelpDepthTest {
                 Liveness.awaitQuietly(finishWorkerTask); // then a long computation holds the worker
             });
             Liveness.awaitCondition(() -> pool.spareThreads() > 0, "no spare stood in for the blocked worker");
-            RotaTask<Integer> shared = slowPool.submit(new RotaTask<Integer>() {
-                @Override
-                protected Integer compute() {
-                    Liveness.awaitQuietly(releaseSlow);  // a long computation, in the test's hands
-                    return 7;
-                }
+            RotaTask<Integer> shared = slowPool.submit(HelpDepthTest.slowTask(releaseSlow));
+            WaitersOfOneTask parent = new WaitersOfOneTask(shared, WAITERS, () -> {   // the spare runs it
+                parentStarted.countDown();
+                Liveness.awaitQuietly(goFork);           // a plain wait: the spare stays busy with this task
             });
-            RotaTask<Integer> parent = pool.submit(new RotaTask<Integer>() {   // the spare runs it
-                @Override
-                protected Integer compute() {
-                    parentStarted.countDown();
-                    Liveness.awaitQuietly(goFork);       // a plain wait: the spare stays busy with this task
-                    RotaTask<?>[] waiters = new RotaTask<?>[WAITERS];
-                    for (int i = 0; i < WAITERS; i++) {
-                        waiters[i] = new RotaTask<Integer>() {
-                            @Override
-                            protected Integer compute() {
-                                waitersStarted.countDown();
-                                return shared.join();
-                            }
-                        }.fork();
-                    }
-                    int sum = 0;
-                    for (int i = WAITERS - 1; i >= 0; i--) {
-                        try {
-                            sum += (Integer) waiters[i].join();
-                        } catch (Throwable t) {
-                            failures.incrementAndGet();
-                            firstFailure.compareAndSet(null, t);
-                        }
-                    }
-                    return sum;
-                }
-            });
+            pool.submit(parent);
             Liveness.await(parentStarted, "the spare never started the parent task");
             unblockWorker.countDown();
             Liveness.await(workerUnblocked, "the worker's block never ended");
             goFork.countDown();                          // the released spare forks and joins
-            Liveness.await(waitersStarted, "subtasks started");
+            Liveness.awaitCondition(() -> parent.started.get() == WAITERS, "subtasks started");
             releaseSlow.countDown();
-            Integer sum = parent.get(Liveness.SECONDS, TimeUnit.SECONDS);
-            assertEquals(0, failures.get(), "subtasks failed, the first with " + firstFailure.get());
-            assertEquals(7 * WAITERS, sum);
+            parent.assertAllCompleted(7, parent.get(Liveness.SECONDS, TimeUnit.SECONDS));
             passed = true;
         } catch (Throwable primary) {
             System.out.println("PRIMARY: " + primary + "\n" + Liveness.threadDump());

@@ -605,7 +605,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                         continue;
                     }
                     if (blocked || WorkerContext.helpPastBound()
-                            || (!timed && owner != null
+                            || (!timed && owner != null && !delayed   // a scheduled task runs when due, never before
                                 && WorkerContext.runJoinedTaskPastBound(owner, this, this::unstarted))) {
                         continue;
                     }

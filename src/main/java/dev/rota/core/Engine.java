@@ -448,7 +448,7 @@ public final class Engine {
 
     /**
      * On a worker or a spare: blocks in {@code blocker} while a spare stands in for the worker (on a
-     * spare, for the worker it stands in for, or last stood for once released), and returns true. A spare's task is not charged for
+     * spare, for the worker it stands in for, or, once released, with {@code onlyWithSpare}, last stood for), and returns true. A spare's task is not charged for
      * the time it blocks, nor is the worker's slice, and that slice does not keep its group active
      * meanwhile (a group whose only work waits competes for nothing). Returns false without blocking on any other
      * thread, and, with {@code onlyWithSpare}, when no spare can stand in (S1); without it, blocks
@@ -472,11 +472,12 @@ public final class Engine {
                 return true;
             }
             // Released (its worker's block ended), a spare still finishes its task on the CPU of the
-            // worker it stood in for, and its joins still help there (helpAsSpare): a block of it
-            // brings in a spare for that worker as well. Without one, a join past the bound on
-            // nested helps would help on without any bound, as deep as there are tasks to help with.
+            // worker it stood in for, and its joins still help there (helpAsSpare): a join's block
+            // past the bound on nested helps (onlyWithSpare) brings in a spare for that worker, in
+            // place of the helping it would do itself. Any other block of it brings in none: that
+            // worker runs, and a spare beside it would run tasks on its CPU for as long as the block lasts.
             Worker standing = self.standingInFor();
-            Worker blocked = standing != null ? standing : self.lastStoodFor;
+            Worker blocked = standing != null ? standing : onlyWithSpare ? self.lastStoodFor : null;
             SpareThreads.Spare other = blocked == null ? null : blocked.engine.spares.standIn(blocked);
             if (other == null && onlyWithSpare) {
                 return false;

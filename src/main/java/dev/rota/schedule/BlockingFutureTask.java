@@ -115,6 +115,11 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
     @Override
     public final V get() throws InterruptedException, ExecutionException {
         if (!isDone()) {
+            if (Thread.interrupted()) {
+                // As FutureTask's: not done on an interrupted thread. block() might not wait at all
+                // (a pool thread with no spare runs the awaited task in place) and so never see it.
+                throw new InterruptedException();
+            }
             block(new Waiter(false, 0L), false);
         }
         return super.get();
@@ -129,6 +134,9 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
         }
         long deadline = System.nanoTime() + nanos;
         if (!isDone()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();        // as FutureTask's, and as the untimed get
+            }
             block(new Waiter(true, deadline), true);
         }
         return super.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -620,10 +620,15 @@ final class Worker implements Runnable {
 
     /** Runs {@code task} as one of {@code lane}'s and counts it; leaves the interrupt status alone. */
     private void execute(Runnable task, Lane lane) {
+        execute(task, lane, task);
+    }
+
+    /** As {@link #execute(Runnable, Lane)}, with {@code runningAs} the running task meanwhile ({@link #currentTask}). */
+    private void execute(Runnable task, Lane lane, Runnable runningAs) {
         Lane outer = currentLane;
         Runnable outerTask = currentTask;
         currentLane = lane;
-        currentTask = task;
+        currentTask = runningAs;
         try {
             task.run();
         } catch (Throwable failure) {
@@ -792,7 +797,10 @@ final class Worker implements Runnable {
         if (lane == null || !lane.deque.tryUnpush(task)) {
             return false;
         }
-        execute(task, lane);                             // run and counted as any task of the lane
+        // Run and counted as any task of the lane, but as the joiner's own code, as on a spare: the
+        // joiner stays the running task, so that a join inside the fork that helps takes the debt of
+        // the joiner's cancel(true) afterwards (Engine#afterHelpedTask), which a fork is no InterruptOnCancel to owe.
+        execute(task, lane, currentTask);
         return true;
     }
 

@@ -611,7 +611,15 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                     }
                 }
                 long sleep = helps ? (timed ? Math.min(left, HELP_RECHECK_NANOS) : HELP_RECHECK_NANOS) : left;
-                if (waitForSignal(sleep)) {
+                // The sleep is no CPU time of the group: a worker's slice clock stops while it lasts (W4).
+                boolean clockRan = WorkerContext.pauseClock();
+                boolean sleepInterrupted;
+                try {
+                    sleepInterrupted = waitForSignal(sleep);
+                } finally {
+                    WorkerContext.resumeClock(clockRan);
+                }
+                if (sleepInterrupted) {
                     if (interruptible) {
                         return INTERRUPTED;
                     }

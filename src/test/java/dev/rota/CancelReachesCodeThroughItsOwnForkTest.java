@@ -30,6 +30,31 @@ class CancelReachesCodeThroughItsOwnForkTest {
         return Thread.currentThread().isInterrupted();
     }
 
+    /**
+     * A fork whose join of its first subtask helps with its second, newest, which waits until the
+     * future in {@code self} is cancelled; {@code forkSawIt} says whether the fork found its thread
+     * interrupted once its join returned.
+     */
+    private static RotaTask<Void> forkThatJoinsWhileHelping(CountDownLatch helping, AtomicReference<Future<?>> self,
+            AtomicBoolean forkSawIt) {
+        return new RotaTask<>() {
+            @Override
+            protected Void compute() {
+                RotaTask<?> first = RotaTask.adapt(() -> { });
+                RotaTask<Object> second = RotaTask.adapt(() -> {
+                    helping.countDown();                 // runs as a helped task of first's join
+                    Liveness.awaitCondition(() -> self.get() != null && self.get().isCancelled(), "the future cancelled");
+                    return null;
+                });
+                first.fork();
+                second.fork();
+                first.join();                            // second is newest: the join helps with it
+                forkSawIt.set(Thread.currentThread().isInterrupted());
+                return null;
+            }
+        };
+    }
+
     @Test
     void aCancelDuringAHelpedTaskOfAnInPlaceForkReachesTheFuturesCode() throws Exception {
         try (RotaPool pool = RotaPool.builder().workers(1).build()) {
@@ -40,23 +65,7 @@ class CancelReachesCodeThroughItsOwnForkTest {
             AtomicBoolean codeSawIt = new AtomicBoolean();
             CountDownLatch done = new CountDownLatch(1);
             Future<?> f = g.submit(() -> {
-                RotaTask<Void> outerFork = new RotaTask<>() {
-                    @Override
-                    protected Void compute() {
-                        RotaTask<?> first = RotaTask.adapt(() -> { });
-                        RotaTask<Object> second = RotaTask.adapt(() -> {
-                            helping.countDown();     // runs as a helped task of first's join
-                            Liveness.awaitCondition(() -> self.get() != null && self.get().isCancelled(),
-                                    "the future cancelled");
-                            return null;
-                        });
-                        first.fork();
-                        second.fork();
-                        first.join();                // second is newest: the join helps with it
-                        forkSawIt.set(Thread.currentThread().isInterrupted());
-                        return null;
-                    }
-                };
+                RotaTask<Void> outerFork = forkThatJoinsWhileHelping(helping, self, forkSawIt);
                 outerFork.fork();
                 outerFork.join();                    // still on this worker's deque: runs in place, as own code
                 codeSawIt.set(spinUntilInterrupted(5));
@@ -116,23 +125,7 @@ class CancelReachesCodeThroughItsOwnForkTest {
             AtomicBoolean codeSawIt = new AtomicBoolean();
             CountDownLatch done = new CountDownLatch(1);
             Future<?> f = pool.schedule(() -> {
-                RotaTask<Void> outerFork = new RotaTask<>() {
-                    @Override
-                    protected Void compute() {
-                        RotaTask<?> first = RotaTask.adapt(() -> { });
-                        RotaTask<Object> second = RotaTask.adapt(() -> {
-                            helping.countDown();
-                            Liveness.awaitCondition(() -> self.get() != null && self.get().isCancelled(),
-                                    "the future cancelled");
-                            return null;
-                        });
-                        first.fork();
-                        second.fork();
-                        first.join();
-                        forkSawIt.set(Thread.currentThread().isInterrupted());
-                        return null;
-                    }
-                };
+                RotaTask<Void> outerFork = forkThatJoinsWhileHelping(helping, self, forkSawIt);
                 outerFork.fork();
                 outerFork.join();
                 codeSawIt.set(spinUntilInterrupted(5));

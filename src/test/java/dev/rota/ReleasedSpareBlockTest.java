@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
@@ -27,27 +26,12 @@ class ReleasedSpareBlockTest {
     @Test
     void aManagedBlockOfAReleasedSpareBringsInNoSpareBesideItsRunningWorker() throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
-        CountDownLatch unblockWorker = new CountDownLatch(1);
-        CountDownLatch workerUnblocked = new CountDownLatch(1);
-        CountDownLatch finishWorkerTask = new CountDownLatch(1);
         CountDownLatch spareTaskStarted = new CountDownLatch(1);
         CountDownLatch goBlock = new CountDownLatch(1);
         CountDownLatch inBlock = new CountDownLatch(1);
         CountDownLatch releaseBlock = new CountDownLatch(1);
-        AtomicReference<Thread> workerThread = new AtomicReference<>();
+        BlockedOnlyWorker worker = BlockedOnlyWorker.block(pool);
         try {
-            // The only worker blocks in a managed block: a spare stands in for it.
-            pool.execute(() -> {
-                workerThread.set(Thread.currentThread());
-                try {
-                    RotaPool.managedBlock(new LatchBlocker(unblockWorker));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                workerUnblocked.countDown();             // the block has ended: its spare is released
-                Liveness.awaitQuietly(finishWorkerTask); // then a long computation holds the worker
-            });
-            Liveness.awaitCondition(() -> pool.spareThreads() > 0, "no spare stood in for the blocked worker");
             pool.execute(() -> {                         // the spare runs it
                 spareTaskStarted.countDown();
                 Liveness.awaitQuietly(goBlock);          // a plain wait: the spare stays busy with this task
@@ -70,8 +54,7 @@ class ReleasedSpareBlockTest {
                 }
             });
             Liveness.await(spareTaskStarted, "the spare never started its task");
-            unblockWorker.countDown();
-            Liveness.await(workerUnblocked, "the worker's block never ended");
+            worker.unblock();
             goBlock.countDown();                         // the released spare's task blocks
             Liveness.await(inBlock, "the released spare's task never blocked");
 
@@ -86,14 +69,13 @@ class ReleasedSpareBlockTest {
                 ranOn.set(Thread.currentThread());
                 ran.countDown();
             });
-            finishWorkerTask.countDown();
+            worker.finishTask();
             Liveness.await(ran, "the task never ran");
-            assertSame(workerThread.get(), ranOn.get(), "the task ran on " + ranOn.get().getName()
+            assertSame(worker.thread.get(), ranOn.get(), "the task ran on " + ranOn.get().getName()
                     + " beside the running worker");
             assertFalse(ranOn.get().getName().contains("spare"));
         } finally {
-            unblockWorker.countDown();
-            finishWorkerTask.countDown();
+            worker.close();
             goBlock.countDown();
             releaseBlock.countDown();
             Liveness.within("shutdownNow", pool::shutdownNow);

@@ -2,7 +2,6 @@ package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
@@ -28,25 +27,12 @@ class ReleasedSpareHelpDepthTest {
     void subtasksOnAReleasedSpareThatAllJoinOneSlowTaskAllComplete() throws Exception {
         RotaPool pool = RotaPool.builder().workers(1).pinning(false).build();
         RotaPool slowPool = RotaPool.builder().workers(1).pinning(false).build();
-        CountDownLatch unblockWorker = new CountDownLatch(1);
-        CountDownLatch workerUnblocked = new CountDownLatch(1);
-        CountDownLatch finishWorkerTask = new CountDownLatch(1);
         CountDownLatch parentStarted = new CountDownLatch(1);
         CountDownLatch goFork = new CountDownLatch(1);
         CountDownLatch releaseSlow = new CountDownLatch(1);
         boolean passed = false;
+        BlockedOnlyWorker worker = BlockedOnlyWorker.block(pool);
         try {
-            // The only worker blocks in a managed block: a spare stands in for it.
-            pool.execute(() -> {
-                try {
-                    RotaPool.managedBlock(new LatchBlocker(unblockWorker));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                workerUnblocked.countDown();             // the block has ended: its spare is released
-                Liveness.awaitQuietly(finishWorkerTask); // then a long computation holds the worker
-            });
-            Liveness.awaitCondition(() -> pool.spareThreads() > 0, "no spare stood in for the blocked worker");
             RotaTask<Integer> shared = slowPool.submit(HelpDepthTest.slowTask(releaseSlow));
             WaitersOfOneTask parent = new WaitersOfOneTask(shared, WAITERS, () -> {   // the spare runs it
                 parentStarted.countDown();
@@ -54,8 +40,7 @@ class ReleasedSpareHelpDepthTest {
             });
             pool.submit(parent);
             Liveness.await(parentStarted, "the spare never started the parent task");
-            unblockWorker.countDown();
-            Liveness.await(workerUnblocked, "the worker's block never ended");
+            worker.unblock();
             goFork.countDown();                          // the released spare forks and joins
             Liveness.awaitCondition(() -> parent.started.get() == WAITERS, "subtasks started");
             releaseSlow.countDown();
@@ -65,8 +50,7 @@ class ReleasedSpareHelpDepthTest {
             System.out.println("PRIMARY: " + primary + "\n" + Liveness.threadDump());
             throw primary;
         } finally {
-            unblockWorker.countDown();
-            finishWorkerTask.countDown();
+            worker.close();
             releaseSlow.countDown();
             goFork.countDown();
             if (passed) {

@@ -641,11 +641,8 @@ public final class Engine {
         if (group == null || near == null || isStopping() || !group.allows(near.index)) {
             return false;                                // W2: take nothing more once stopping; and keep to the mask
         }
-        if (bounded && spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH) {
-            return false;                                // the wait becomes a managed block (helpsTooDeep)
-        }
-        if (spare.helpDepth >= WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE) {
-            return false;                                // no spare, and no stack to help deeper with
+        if (spare.helpDepth >= WorkerContext.helpDepthLimit(bounded)) {
+            return false;                                // bounded: the wait becomes a managed block (helpsTooDeep)
         }
         // S6: this spare's own forks first, as a worker's deque; but not inside a task run for its
         // waiter, where they are the waiter's group's forks and this help is the awaited group's.

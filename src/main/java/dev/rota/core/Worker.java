@@ -663,11 +663,8 @@ final class Worker implements Runnable {
             leaveForksToAllowedWorkers(slice);           // W5: a group moved off this worker waits for its workers
             return false;
         }
-        if (bounded && (helpDepth >= WorkerContext.MAX_HELP_DEPTH || joinYieldsSlice())) {
-            return false;                                // the wait becomes a managed block
-        }
-        if (helpDepth >= WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE) {
-            return false;                                // no spare, and no stack to help deeper with
+        if (helpDepth >= WorkerContext.helpDepthLimit(bounded) || (bounded && joinYieldsSlice())) {
+            return false;                                // bounded: the wait becomes a managed block
         }
         Runnable task = takeFromSlice();
         if (task == null) {
@@ -739,7 +736,7 @@ final class Worker implements Runnable {
             leaveForksToAllowedWorkers(group);           // W5, as for a slice's group
             return false;
         }
-        if (helpDepth >= (bounded ? WorkerContext.MAX_HELP_DEPTH : WorkerContext.MAX_HELP_DEPTH_WITHOUT_SPARE)) {
+        if (helpDepth >= WorkerContext.helpDepthLimit(bounded)) {
             return false;
         }
         Runnable task = engine.takeOne(group, index);    // W2 included, this worker's deque first

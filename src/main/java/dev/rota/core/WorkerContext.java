@@ -38,6 +38,15 @@ public final class WorkerContext {
      */
     static final int MAX_JOINED_RUN_DEPTH = 2 * MAX_HELP_DEPTH_WITHOUT_SPARE;
 
+    /**
+     * Most helped tasks a join may run nested on one thread: {@link #MAX_HELP_DEPTH} for a join that
+     * may still block with a spare ({@code bounded}), {@link #MAX_HELP_DEPTH_WITHOUT_SPARE} for one
+     * that found none ({@link #helpPastBound}).
+     */
+    static int helpDepthLimit(boolean bounded) {
+        return bounded ? MAX_HELP_DEPTH : MAX_HELP_DEPTH_WITHOUT_SPARE;
+    }
+
     private WorkerContext() {}
 
     private static Worker current() {

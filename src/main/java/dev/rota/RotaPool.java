@@ -600,14 +600,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
          */
         @Override
         public void timerStarted() {
-            try {
-                if (cpus != null) {
-                    affinity.allowCurrentThread(cpus);
-                } else if (affinity.canPin()) {
-                    affinity.allowCurrentThread(affinity.processCpus());
-                }
-            } catch (RuntimeException | LinkageError e) {
-                // the timer keeps the mask it inherited; it must not die of it (DueTaskSink.timerStarted)
+            if (cpus != null) {
+                affinity.allowCurrentThread(cpus);
+            } else {
+                engine.runOnAnyCpu();                    // as its workers do; best effort, never throws
             }
         }
 

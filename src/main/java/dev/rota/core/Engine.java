@@ -329,12 +329,12 @@ public final class Engine {
     }
 
     /**
-     * Lets the calling thread, a worker or a spare that is not pinned, run on any CPU of the process.
-     * A thread starts with the mask of the thread that started it, which may be pinned (a worker of
+     * Lets the calling thread, a worker, a spare or the timer of an unpinned pool, run on any CPU of
+     * the process. A thread starts with the mask of the thread that started it, which may be pinned (a worker of
      * another pool, or a spare's previous CPU): unpinned must mean free, not confined to that CPU.
      * Best effort, as {@link Affinity#allowCurrentThread} itself: where it fails the mask stays.
      */
-    void runOnAnyCpu() {
+    public void runOnAnyCpu() {
         if (affinity.canPin()) {
             try {
                 affinity.allowCurrentThread(affinity.processCpus());

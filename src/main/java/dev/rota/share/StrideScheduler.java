@@ -174,11 +174,7 @@ public final class StrideScheduler implements ShareScheduler {
 
     private double totalValue;
     private double totalValueError;
-    /**
-     * STRIDE1 / (sum of competing worths), unrounded: the rate at which the competing clients' passes
-     * advance together. A global stride rounded to whole pass units would lose up to half a unit per
-     * quantum, and globalPass would drift from the passes without bound.
-     */
+    /** STRIDE1 / (sum of competing worths), unrounded: the rate at which the competing passes advance together (see above). */
     private double globalStride;
     private long globalPass;
     /** The fraction of a pass unit of globalPass not yet added, in [0, 1). */

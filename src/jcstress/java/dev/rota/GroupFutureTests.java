@@ -9,6 +9,7 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IZZ_Result;
 import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
@@ -47,6 +48,58 @@ public final class GroupFutureTests {
         @Actor
         public void drain(ZZ_Result r) {
             r.r2 = GroupFuture.settleDrained(future);
+        }
+    }
+
+    /**
+     * A waiter running the future of {@code submit(task, result)} with a RotaTask in place racing a
+     * drain of it: the task's started claim decides, and the waiter may claim the future (which only
+     * reads it not done) after the drain has claimed the task, but before the drain has cancelled
+     * the future. r1: how many times the task computed; r2: the drain hands the future back; r3:
+     * the future is done afterwards.
+     */
+    @JCStressTest
+    @Outcome(id = "1, false, true", expect = ACCEPTABLE, desc = "the waiter's run computed the task; not handed back")
+    @Outcome(id = "0, true, true", expect = ACCEPTABLE, desc = "the drain claimed the task: handed back, never computed")
+    @Outcome(id = "0, false, .*", expect = FORBIDDEN, desc = "neither computed nor handed back: the task is lost")
+    @Outcome(id = "1, true, .*", expect = FORBIDDEN, desc = "computed, and handed back as never started")
+    @Outcome(id = ".*, .*, false", expect = FORBIDDEN, desc = "the future is left pending: its waiters wait for ever")
+    @State
+    public static class WaiterRunRacingDrainOfRotaTaskFuture {
+        static final class Counted extends RotaTask<Integer> {
+            int computed;
+
+            @Override
+            protected Integer compute() {
+                return ++computed;
+            }
+        }
+
+        final Counted task = new Counted();
+        final GroupFuture<String> future = new GroupFuture<>(task, "done", null);
+        boolean returned;
+
+        public WaiterRunRacingDrainOfRotaTaskFuture() {
+            GroupFuture.acceptedAsItself(future, null);  // queued as itself, in its own group (null here)
+        }
+
+        @Actor
+        public void waiter() {
+            if (future.claimForWaiter()) {
+                future.run();
+            }
+        }
+
+        @Actor
+        public void drain() {
+            returned = GroupFuture.settleDrained(future);
+        }
+
+        @Arbiter
+        public void after(IZZ_Result r) {
+            r.r1 = task.computed;
+            r.r2 = returned;
+            r.r3 = future.isDone();
         }
     }
 

@@ -250,7 +250,10 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * user), or started by a run elsewhere, is not; nor is this future of one, which then completes
      * with the task, at once or when that run ends, as its own run would have made it: cancelling it
      * would report a task cancelled that completed. Nor is a future that a waiter claimed to run
-     * ({@link #claimForWaiter}), which completes as that run ends.
+     * ({@link #claimForWaiter}), which completes as that run ends. For a future of a RotaTask the
+     * task's started claim alone decides: once this drain has it, the task is returned, and the
+     * future is cancelled, by this drain or by what came between the task's claim and the future's
+     * cancel (see below).
      */
     static boolean settleDrained(Runnable task) {
         if (task instanceof RotaTask<?> forked) {
@@ -258,9 +261,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         }
         if (task instanceof GroupFuture<?> future && future.rotaTask != null) {
             if (future.rotaTask.cancelUnstarted()) {
-                // The task never runs now. False when the user's cancel of the future came first
-                // (it lost the task's claim to this one, but the future is the user's cancel's).
-                return future.cancel(false);
+                // This drain claimed the task's start: it never runs, and is handed back whoever
+                // cancels the future. This cancel fails where the future is cancelled already: by a
+                // waiter's run of it (claimForWaiter still read it not done) that found the task
+                // claimed and completed the future with it (set, then whenDone: at once, or in this
+                // thread as the task's cancel woke it); or by a user's cancel of the future that
+                // lost the task's claim to this one. Nothing else completes it: its run sets only
+                // through the task, which stays cancelled.
+                future.cancel(false);
+                return true;
             }
             future.settleWithTask();                     // done or running elsewhere
             return false;

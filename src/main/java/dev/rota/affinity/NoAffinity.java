@@ -1,6 +1,7 @@
 package dev.rota.affinity;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
@@ -59,10 +60,15 @@ public final class NoAffinity implements Affinity {
 
     @Override public PinResult pinCurrentThread(int cpu) { return PinResult.failure(cpu, reason); }
 
-    /** The {@code Cpus_allowed_list} of a {@code /proc} status file; empty when absent or garbled. */
+    /**
+     * The {@code Cpus_allowed_list} of a {@code /proc} status file; empty when absent or garbled.
+     * Read as ISO-8859-1, which decodes any byte: the {@code Name:} line holds the thread's name as
+     * raw bytes cut to 15, often mid-character for a name outside ASCII, where UTF-8 would refuse
+     * the whole file; the line read here is ASCII.
+     */
     static Optional<BitSet> readAllowedList(Path status) {
         try {
-            return Files.readAllLines(status).stream()
+            return Files.readAllLines(status, StandardCharsets.ISO_8859_1).stream()
                     .filter(line -> line.startsWith(ALLOWED_LIST_KEY))
                     .findFirst()
                     .map(line -> CpuList.parse(line.substring(ALLOWED_LIST_KEY.length())))

@@ -422,19 +422,20 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     private static final long QUIESCENCE_LAST_LOOK_NANOS = 1_000_000;
 
     /**
-     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed
-     * block that lends the caller's group's tickets to the default group, so the tasks run even on a pool
-     * of one worker.
+     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, each wait for a result
+     * is a managed block that lends the caller's group's tickets to the default group, so the tasks run even
+     * on a pool of one worker. The submissions are not: a task that the rejection policy runs in
+     * the caller ({@link RejectionPolicy#CALLER_RUNS}) is the caller's work, charged to its group.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return ManagedCall.awaitUntimed(engine.defaultGroup(), () -> super.invokeAny(tasks));
+        return ManagedCall.invokeAny(this, engine.defaultGroup(), tasks);
     }
 
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return ManagedCall.await(engine.defaultGroup(), () -> super.invokeAny(tasks, timeout, unit));
+        return ManagedCall.invokeAny(this, engine.defaultGroup(), tasks, timeout, unit);
     }
 
     // ---- managed blocking ---------------------------------------------------------------------

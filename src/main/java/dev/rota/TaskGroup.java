@@ -437,19 +437,20 @@ public final class TaskGroup extends AbstractExecutorService {
     }
 
     /**
-     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, the wait is a managed
-     * block that lends the caller's group's tickets to this group, so the tasks run even on a pool
-     * of one worker.
+     * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, each wait for a result
+     * is a managed block that lends the caller's group's tickets to this group, so the tasks run even
+     * on a pool of one worker. The submissions are not: a task that the rejection policy runs in
+     * the caller ({@link RejectionPolicy#CALLER_RUNS}) is the caller's work, charged to its group.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return ManagedCall.awaitUntimed(core, () -> super.invokeAny(tasks));
+        return ManagedCall.invokeAny(this, core, tasks);
     }
 
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return ManagedCall.await(core, () -> super.invokeAny(tasks, timeout, unit));
+        return ManagedCall.invokeAny(this, core, tasks, timeout, unit);
     }
 
     /** Submission only, by delegation: nothing else of the group is reachable from it. */

@@ -161,15 +161,16 @@ public final class Dispatcher {
     // ---- slices -------------------------------------------------------------------------------
 
     /**
-     * Ends {@code worker}'s slice of {@code ending} (if not null), charging {@code usedNanos}, and,
-     * if {@code pickNext}, starts its next slice: the group to serve now, or null when no runnable
-     * group allows this worker.
+     * Ends {@code worker}'s slice of {@code ending} (if not null), charging {@code usedNanos}, the
+     * slice having used {@code sliceNanos} in all (more where a join charged part of it before,
+     * {@link #chargeRunningSlice}), and, if {@code pickNext}, starts its next slice: the group to
+     * serve now, or null when no runnable group allows this worker.
      */
-    Group nextSlice(Worker worker, Group ending, long usedNanos, boolean pickNext) {
+    Group nextSlice(Worker worker, Group ending, long usedNanos, long sliceNanos, boolean pickNext) {
         lockForSlice();
         try {
             if (ending != null) {
-                endSliceLocked(ending, usedNanos);
+                endSliceLocked(ending, usedNanos, sliceNanos);
             }
             applyActivations();
             Group next = null;
@@ -188,12 +189,13 @@ public final class Dispatcher {
     }
 
     /**
-     * Under the lock: ends a slice (a worker's, or a spare's turn) of {@code group} that used
-     * {@code usedNanos}, charging it, and checks whether the group is now idle or done.
+     * Under the lock: ends a slice (a worker's, or a spare's turn) of {@code group}, charging the
+     * {@code usedNanos} not charged yet of the {@code sliceNanos} it used, and checks whether the
+     * group is now idle or done.
      */
-    private void endSliceLocked(Group group, long usedNanos) {
+    private void endSliceLocked(Group group, long usedNanos, long sliceNanos) {
         charged(group, usedNanos);
-        ledger.sliceEnded(group.client, usedNanos, quantumNanos);
+        ledger.sliceEnded(group.client, usedNanos, sliceNanos, quantumNanos);
         reconcile(group);
         maybeTerminate(group);
     }
@@ -320,8 +322,10 @@ public final class Dispatcher {
      * far: for a join that yields the slice's worker to a spare ({@link Worker}'s joinYieldsSlice).
      * The slice's end then charges only the time that follows. The group's figures count the part as
      * a slice of its own. Under {@code LOTTERY}, whose charge sets the group's compensation for its
-     * next draw from the fraction of a quantum used, that compensation then comes from the part that
-     * follows alone, as it comes from a single task for a spare's charge.
+     * next draw from the fraction of a quantum used, the slice's end takes that fraction from the
+     * whole slice, this part included ({@link ShareScheduler#chargeSliceEnd}): the part that follows
+     * alone would make a slice that used its quantum, and a little more, look as if it had left most
+     * of it unused.
      */
     void chargeRunningSlice(Group group, long usedNanos) {
         lockForSlice();
@@ -343,7 +347,7 @@ public final class Dispatcher {
         lockForSlice();
         try {
             group.spareTurns--;
-            endSliceLocked(group, usedNanos);            // a spare's turn is a slice (see pickForSpare)
+            endSliceLocked(group, usedNanos, usedNanos); // a spare's turn is a slice (see pickForSpare), charged whole
             runnableCount = ledger.runnableCount();
         } finally {
             lock.unlock();

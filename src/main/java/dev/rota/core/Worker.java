@@ -158,6 +158,8 @@ final class Worker implements Runnable {
     private Lane sliceLane;
     /** CPU time of the slice's busy stretches that have ended. */
     private long sliceUsed;
+    /** CPU time of the slice charged while it ran ({@link #joinYieldsSlice}): its end's fraction of a quantum counts it. */
+    private long sliceCharged;
     private boolean inBurst;
     private long burstStart;
     private int sliceTasks;
@@ -346,13 +348,14 @@ final class Worker implements Runnable {
             running.exit(ending);
         }
         long versionBefore = dispatcher.version();    // before the lock: a change the pick misses raises it past this
-        Group next = dispatcher.nextSlice(this, ending, used, pickNext);
+        Group next = dispatcher.nextSlice(this, ending, used, sliceCharged + used, pickNext);
         if (ending != null) {
             signalForksLeftBehind(ending);
         }
         slice = next;
         sliceLane = next == null ? null : next.lanes[index];
         sliceUsed = 0;
+        sliceCharged = 0;
         sliceTasks = 0;
         clockCountdown = next == null ? 1 : sliceLane.clockInterval();
         if (next != null) {
@@ -762,7 +765,9 @@ final class Worker implements Runnable {
         if (!quantumUsedAtClockLook() || !engine.othersHaveWork(slice, index)) {
             return false;
         }
-        engine.dispatcher().chargeRunningSlice(slice, takeSliceTime()); // the slice's end charges only what follows
+        long part = takeSliceTime();
+        sliceCharged += part;
+        engine.dispatcher().chargeRunningSlice(slice, part); // the slice's end charges only what follows
         sliceTasks = 0;                                  // so its estimate of a task's time covers that part alone
         return true;
     }

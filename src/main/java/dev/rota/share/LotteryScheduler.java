@@ -13,7 +13,9 @@ import java.util.random.RandomGenerator;
  * <p>Compensation: a client charged with a fraction f of its quantum competes with its value × 1/f
  * until its next win. It then wins 1/f times as often and uses f of a quantum each time, so its CPU
  * time stays proportional to its value. f is clamped to [1/1024, 1024]: a client charged more than a
- * quantum is deflated alike, and one that used almost nothing cannot take every lottery.
+ * quantum is deflated alike, and one that used almost nothing cannot take every lottery. For a slice
+ * charged in parts as it ran, f is what the whole slice used ({@link #chargeSliceEnd}), not its last
+ * part: a slice that used its quantum and then a little more is owed nothing.
  *
  * <p>Deferred wins: a pick made for a worker that a client may not use (its CPU mask) still draws
  * from every competing client, as one lottery over the whole pool. A client that wins where it may
@@ -33,7 +35,8 @@ public final class LotteryScheduler implements ShareScheduler {
      * leaves gives its slot to the client in the last slot. A slot's weight is
      * value(client) × compensation(client). pick draws point = u × total with u uniform in [0, 1)
      * and descends the tree (O(log n)); the winner's compensation ends there, as its new quantum
-     * starts. charge sets compensation = 1 / f, f = used / quantum clamped as documented. A client
+     * starts. charge sets compensation = 1 / f, f = used / quantum clamped as documented (the whole
+     * slice's time for chargeSliceEnd, rather than the part charged there). A client
      * that leaves keeps its compensation for its next join (a client that blocked early is
      * compensated when it comes back, as in [1] 4.5); remove() forgets it.
      *
@@ -326,6 +329,12 @@ public final class LotteryScheduler implements ShareScheduler {
 
     @Override
     public void charge(int client, long usedNanos, long quantumNanos) {
+        chargeSliceEnd(client, usedNanos, usedNanos, quantumNanos);
+    }
+
+    /** Compensates {@code client} for the fraction of a quantum that the whole slice used, {@code sliceNanos}. */
+    @Override
+    public void chargeSliceEnd(int client, long usedNanos, long sliceNanos, long quantumNanos) {
         checkClient(client);
         if (client >= state.length || state[client] == UNKNOWN) {
             throw new IllegalArgumentException("client " + client + " is not scheduled");
@@ -336,7 +345,11 @@ public final class LotteryScheduler implements ShareScheduler {
         if (quantumNanos <= 0) {
             throw new IllegalArgumentException("quantum must be positive: " + quantumNanos);
         }
-        double fraction = Math.clamp((double) usedNanos / quantumNanos, MIN_FRACTION, MAX_FRACTION);
+        if (sliceNanos < usedNanos) {
+            throw new IllegalArgumentException("a slice's time must include the part charged at its end: "
+                    + sliceNanos + " < " + usedNanos);
+        }
+        double fraction = Math.clamp((double) sliceNanos / quantumNanos, MIN_FRACTION, MAX_FRACTION);
         compensation[client] = 1 / fraction;
         if (state[client] == COMPETING) {
             tree.set(slotOf[client], weight(client));

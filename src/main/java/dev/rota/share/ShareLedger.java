@@ -152,11 +152,22 @@ public final class ShareLedger {
 
     /** Ends a slice that used {@code usedNanos} of CPU time, charging the group for it. */
     public void sliceEnded(ClientNode client, long usedNanos, long quantumNanos) {
+        sliceEnded(client, usedNanos, usedNanos, quantumNanos);
+    }
+
+    /**
+     * Ends a slice whose earlier parts were {@link #charge charged} while it ran, charging the group
+     * the {@code usedNanos} since; the slice used {@code sliceNanos} in all, this part included
+     * (see {@link ShareScheduler#chargeSliceEnd}).
+     */
+    public void sliceEnded(ClientNode client, long usedNanos, long sliceNanos, long quantumNanos) {
         int id = live(client);
         if (slices[id] <= paused[id]) {
             throw new IllegalStateException(client + " has no running slice to end");
         }
-        charge(client, usedNanos, quantumNanos);
+        if (scheduled[id]) {
+            scheduler.chargeSliceEnd(id, usedNanos, sliceNanos, quantumNanos);
+        }
         slices[id]--;
         updateActivity(client);
     }

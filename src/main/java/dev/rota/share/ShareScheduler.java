@@ -59,6 +59,26 @@ public interface ShareScheduler {
     void charge(int client, long usedNanos, long quantumNanos);
 
     /**
+     * Charges the last part of a slice whose earlier parts were charged while it ran: {@code usedNanos}
+     * as {@link #charge} does, the slice having used {@code sliceNanos} of its quantum in all, this
+     * part included. A policy that compensates a client for the part of a quantum it left unused
+     * (lottery) takes that fraction from the whole slice: a slice that used its quantum and then
+     * ran a little longer left nothing unused, however short its last part. Equivalent to
+     * {@link #charge} where {@code sliceNanos == usedNanos}, and for policies that keep no such
+     * compensation.
+     *
+     * @throws IllegalArgumentException as {@link #charge}, or if {@code sliceNanos} is less than
+     *                                  {@code usedNanos}
+     */
+    default void chargeSliceEnd(int client, long usedNanos, long sliceNanos, long quantumNanos) {
+        if (sliceNanos < usedNanos) {
+            throw new IllegalArgumentException("a slice's time must include the part charged at its end: "
+                    + sliceNanos + " < " + usedNanos);
+        }
+        charge(client, usedNanos, quantumNanos);
+    }
+
+    /**
      * Drops whatever credit {@code client} has built up by being served less than its share, so
      * that it stands no better than a client that has just joined. The pool calls this when it
      * changes what a client may use (its CPU mask): time the client could not use while it was

@@ -94,6 +94,94 @@ class LotterySchedulerTest {
         assertTrue(ratio > 1.9 && ratio < 2.1, "B/A CPU ratio " + ratio);
     }
 
+    /**
+     * Three clients worth 3 : 2 : 1 that always use a whole quantum win in that proportion: each
+     * client's wins within n·p ± 4·sqrt(n·p·(1 − p)) of n seeded draws.
+     */
+    @Test
+    void shouldDivideWholeQuantaThreeToTwoToOne() {
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(31));
+        double[] values = {3, 2, 1};
+        for (int client = 0; client < values.length; client++) {
+            lottery.join(client, values[client]);
+        }
+        int n = 300_000;
+        long[] wins = new long[3];
+        for (int draw = 0; draw < n; draw++) {
+            int winner = lottery.pick();
+            wins[winner]++;
+            lottery.charge(winner, QUANTUM, QUANTUM);
+        }
+        for (int client = 0; client < values.length; client++) {
+            double p = values[client] / 6;
+            double bound = 4 * Math.sqrt(n * p * (1 - p));
+            assertTrue(Math.abs(wins[client] - n * p) <= bound,
+                    "client " + client + " won " + wins[client] + ", expected " + n * p + " ± " + bound);
+        }
+    }
+
+    /**
+     * Three clients worth 3 : 2 : 1, the last of which uses a quarter of its quantum each time, get
+     * CPU time 3 : 2 : 1. Once client 2 has run, it competes with 1 × 4 after every run of its own
+     * (its compensation ends at its win and comes back at its charge), so every draw from then on is
+     * client i's with p = 3/9, 2/9, 4/9 independently: client i's CPU time over those N draws is
+     * q_i × Bin(N, p_i), q_i its time per win, with mean N·q_i·p_i = N·q × 3/9, 2/9, 1/9 and standard
+     * deviation q_i·sqrt(N·p_i·(1 − p_i)); each must lie within 4 of those. Without compensation
+     * client 2 would get a quarter of its time instead, 1/4 × N·q/6, far outside that bound.
+     */
+    @Test
+    void shouldGiveCpuTimeThreeToTwoToOneWhenOneClientUsesAQuarterQuantum() {
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(32));
+        lottery.join(0, 3);
+        lottery.join(1, 2);
+        lottery.join(2, 1);
+        long[] perWin = {QUANTUM, QUANTUM, QUANTUM / 4};
+        int n = 300_000;
+        long[] cpu = new long[3];
+        boolean counting = false;
+        long counted = 0;
+        for (int draw = 0; draw < n; draw++) {
+            int winner = lottery.pick();
+            lottery.charge(winner, perWin[winner], QUANTUM);
+            if (counting) {
+                cpu[winner] += perWin[winner];
+                counted++;
+            }
+            counting |= winner == 2;                     // from here on, client 2 is compensated
+        }
+        double[] p = {3.0 / 9, 2.0 / 9, 4.0 / 9};
+        for (int client = 0; client < 3; client++) {
+            double mean = counted * p[client] * perWin[client];
+            double bound = 4 * perWin[client] * Math.sqrt(counted * p[client] * (1 - p[client]));
+            assertTrue(Math.abs(cpu[client] - mean) <= bound,
+                    "client " + client + " ran " + cpu[client] + " ns, expected " + mean + " ± " + bound);
+        }
+        double total = cpu[0] + cpu[1] + cpu[2];
+        assertEquals(1.0 / 6, cpu[2] / total, 0.005, "client 2's share of the CPU time");
+    }
+
+    /**
+     * A slice charged in parts (a join that yielded charges the time so far) is compensated for what
+     * the whole slice used: one that used its quantum and then a little more is owed nothing.
+     */
+    @Test
+    void shouldCompensateASliceChargedInPartsForTheWholeSlice() {
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(1));
+        lottery.join(4, 3);
+        lottery.join(5, 3);
+        lottery.charge(4, QUANTUM, QUANTUM);             // the part charged while the slice ran
+        lottery.chargeSliceEnd(4, QUANTUM / 10, QUANTUM + QUANTUM / 10, QUANTUM);
+        assertEquals(1 / 1.1, lottery.compensation(4), 1e-12, "1.1 quanta used: deflated, as any overrun");
+        assertEquals(3 / 1.1, lottery.weight(4), 1e-12);
+        assertTrue(lottery.treeConsistent());
+
+        lottery.chargeSliceEnd(5, QUANTUM / 4, QUANTUM / 4, QUANTUM);
+        assertEquals(4, lottery.compensation(5), "a slice charged at its end only, as charge does");
+        assertMessage("a slice's time must include the part charged at its end: 5 < 6",
+                () -> lottery.chargeSliceEnd(5, 6, 5, QUANTUM));
+        assertEquals(4, lottery.compensation(5), "a refused charge changes nothing");
+    }
+
     @Test
     void shouldCompensateUntilTheNextWin() {
         LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(1));

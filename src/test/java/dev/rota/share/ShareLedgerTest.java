@@ -239,6 +239,36 @@ class ShareLedgerTest {
         assertEquals(0.375, used[b2.id()] / total, 3.0 * QUANTUM / total);
     }
 
+    /**
+     * A slice charged in parts ends with what followed the last part, and the whole slice's time for
+     * its fraction of a quantum: under lottery, a slice that used its quantum and a tenth more is
+     * deflated as any overrun, not compensated tenfold for its last tenth. Stride, which keeps no
+     * compensation, charges the last part as it charges any time.
+     */
+    @Test
+    void aSliceChargedInPartsEndsWithTheWholeSlicesFraction() {
+        CurrencyGraph lotteryGraph = new CurrencyGraph();
+        LotteryScheduler lottery = new LotteryScheduler(new SplittableRandom(2));
+        ShareLedger lotteryLedger = new ShareLedger(lotteryGraph, lottery);
+        ClientNode client = lotteryLedger.newClient("client", lotteryGraph.base(), 100);
+        lotteryLedger.setRunnable(client, true);
+        lotteryLedger.sliceStarted(client);
+        lotteryLedger.charge(client, QUANTUM, QUANTUM);   // a join yields the slice
+        lotteryLedger.sliceEnded(client, QUANTUM / 10, QUANTUM + QUANTUM / 10, QUANTUM);
+        assertEquals(1 / 1.1, lottery.compensation(client.id()), 1e-12);
+        assertEquals(0, lotteryLedger.slices(client));
+
+        ClientNode a = ledger.newClient("a", graph.base(), 100);
+        ClientNode b = ledger.newClient("b", graph.base(), 100);
+        ledger.setRunnable(a, true);
+        ledger.setRunnable(b, true);
+        ledger.sliceStarted(a);
+        ledger.sliceStarted(b);
+        ledger.sliceEnded(a, QUANTUM / 10, QUANTUM + QUANTUM / 10, QUANTUM);
+        ledger.sliceEnded(b, QUANTUM / 10, QUANTUM);
+        assertEquals(stride.remain(b.id()), stride.remain(a.id()), "stride charges the last part alone, as charge does");
+    }
+
     @Test
     void removingAGroupFreesItsIdAndForgetsItsLoans() {
         ClientNode lender = ledger.newClient("lender", graph.base(), 7);

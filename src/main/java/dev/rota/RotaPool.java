@@ -781,9 +781,14 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         return stats;
     }
 
-    /** Tasks run to completion (or to an exception) by all workers and spare threads so far. */
+    /**
+     * Tasks run to completion (or to an exception) by all workers and spare threads so far, counted
+     * as the groups count them ({@link GroupStats#completedTasks()}): once the pool is quiescent, the
+     * sum of its groups' counts (those of groups that terminated included). A task that a waiter ran
+     * in place counts once, when its queued copy is skipped or drained by a {@code shutdownNow}.
+     */
     public long completedTasks() {
-        long sum = engine.spareTasksRun();
+        long sum = engine.spareTasksRun() + engine.drainedCompletedTasks();
         for (int i = 0; i < engine.workerCount(); i++) {
             sum += engine.tasksRun(i);
         }

@@ -93,6 +93,11 @@ public final class Engine {
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final SpareThreads spares;
     private final LongAdder spareTasks = new LongAdder();
+    /**
+     * Drained tasks that a shutdownNow kept as completed ({@link #keepNeverStarted}): counted in the
+     * pool's figure as their groups count them, so that it stays the sum of the groups' counts.
+     */
+    private final LongAdder drainedCompleted = new LongAdder();
     /** Serializes the drains of the pool's and the groups' shutdownNow (E3). */
     private final Object stopLock = new Object();
     private volatile int runState = RUNNING;
@@ -857,6 +862,15 @@ public final class Engine {
         return spareTasks.sum();
     }
 
+    /**
+     * Tasks that a shutdownNow drained and did not return so far, counted as completed as their
+     * groups count them: a task its waiter ran in place (the drained copy stands for that run), or
+     * one done already (cancelled by the user), as a worker counts it when it skips it.
+     */
+    public long drainedCompletedTasks() {
+        return drainedCompleted.sum();
+    }
+
     /** The spare threads (for the package's tests). */
     SpareThreads spares() {
         return spares;
@@ -954,13 +968,14 @@ public final class Engine {
      * cancelled). Called while the group is held off termination ({@link Dispatcher#drainStarted}),
      * so its futures are settled and its figures final once it terminates.
      */
-    private static void keepNeverStarted(Group group, List<Runnable> drained, Predicate<Runnable> neverStarted,
+    private void keepNeverStarted(Group group, List<Runnable> drained, Predicate<Runnable> neverStarted,
             List<Runnable> returned) {
         for (Runnable task : drained) {
             if (neverStarted.test(task)) {
                 returned.add(task);
             } else {
                 group.countCompletedOffLanes();
+                drainedCompleted.increment();
             }
         }
     }

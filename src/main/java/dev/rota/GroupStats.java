@@ -14,7 +14,8 @@ package dev.rota;
  *                       worker or spare takes and runs each, so a cancelled future skipped when a
  *                       worker reaches it counts too, as in {@code ThreadPoolExecutor}'s count; so
  *                       does a task that a {@code shutdownNow} drains and does not return (one its
- *                       waiter ran, or that was done already), as it would once a worker took it
+ *                       waiter ran, or that was done already), as it would once a worker took it;
+ *                       a periodic task counts once per run, as in {@code ScheduledThreadPoolExecutor}
  * @param queuedTasks    tasks accepted and not yet started
  * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down (for the
  *                       default group, the pool's refused {@code schedule*} calls too)

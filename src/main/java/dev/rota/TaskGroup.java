@@ -126,7 +126,10 @@ public final class TaskGroup extends AbstractExecutorService {
         });
     }
 
-    /** What this group's tickets are worth now in base tickets; 0 while it has no queued or running work. */
+    /**
+     * What this group's tickets are worth now in base tickets; 0 while it is inactive: no queued or
+     * running work, or only tasks paused in a wait ({@code managedBlock}, a ticket loan).
+     */
     public double value() {
         return dispatcher().read(() -> core.isTerminated() ? 0 : core.client().value());
     }

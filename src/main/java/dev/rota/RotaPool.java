@@ -256,9 +256,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /**
      * Interrupts running tasks and returns, exactly once each, the tasks that never started,
-     * delayed tasks included. Every delayed task is cancelled, so that its future completes; a
-     * periodic task that has run is not returned, nor is a delayed task the user cancelled. The
-     * {@link RotaTask}s returned, forked or submitted (as themselves, or in the future of
+     * delayed tasks included. Every delayed task's future completes: cancelled, or, for a RotaTask
+     * done or started elsewhere (an invoke()), with that task, and then not returned; nor is a
+     * periodic task that has run, nor a delayed task the user cancelled. The {@link RotaTask}s
+     * returned, forked or submitted (as themselves, or in the future of
      * {@code submit(task, result)}, which is cancelled with its task), are cancelled too, so that no
      * joiner waits for ever: running one of them, or a returned delayed task, does nothing. A queued
      * RotaTask done already (the user cancelled it, or it ran through another call such as
@@ -294,10 +295,10 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         if (scheduler.owns(task)) {
             // A delayed task that came due: its future completes. Returned on the scheduler's
             // terms for its heap: not a periodic one that ran before, nor one the user cancelled
-            // (cancel removes a task from the heap, but cannot take it out of this queue).
+            // (cancel removes a task from the heap, but cannot take it out of this queue), nor one
+            // whose RotaTask ran through another call (an invoke()), which completes with it.
             // Another pool's or a user's RunnableScheduledFuture is returned as it is.
-            boolean started = scheduler.hasStarted(task);
-            return ((Future<?>) task).cancel(false) && !started;
+            return scheduler.settleDrained(task);
         }
         return true;
     }
@@ -617,6 +618,17 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             if (command instanceof RotaTask<?> task) {
                 task.cancelUnstarted();
             }
+        }
+
+        /**
+         * A shutdownNow takes back the delayed future of {@code command}: a RotaTask is cancelled
+         * only if nobody started it (its own claim decides, as for one drained from a queue, see
+         * GroupFuture.settleDrained); one done already (run by an invoke(), or cancelled by its
+         * user) or running elsewhere leaves the future to complete with it, and unreturned.
+         */
+        @Override
+        public boolean cancelUnstartedCommand(Runnable command) {
+            return !(command instanceof RotaTask<?> task) || task.cancelUnstarted();
         }
 
         /**

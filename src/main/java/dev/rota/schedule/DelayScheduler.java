@@ -300,8 +300,10 @@ public final class DelayScheduler {
      * deadline order. Each element is the very {@link ScheduledFuture} that {@code schedule*}
      * returned (as in ScheduledThreadPoolExecutor), already cancelled, so running it does nothing
      * and waiters on it wake up. A periodic task that has run at least once is cancelled but not
-     * listed. Tasks already handed to the pool are the pool's to drain; this waits until the timer
-     * has handed over the batch it is passing on (unless called on the timer thread), so that the
+     * listed; a one-shot task whose command ran or runs through another call (the sink says so,
+     * {@link DueTaskSink#cancelUnstartedCommand}) completes with that command, and is not listed.
+     * Tasks already handed to the pool are the pool's to drain; this waits until the timer has
+     * handed over the batch it is passing on (unless called on the timer thread), so that the
      * pool's drain, after this, finds them, and until a concurrent {@code shutdown()} or
      * {@code shutdownNow()} has cancelled the tasks it took, so that every caller returns with every
      * pending task cancelled.
@@ -332,9 +334,8 @@ public final class DelayScheduler {
             pending.sort(ScheduledTask::compareTo);
             for (ScheduledTask<?> task : pending) {
                 // A periodic task in the heap has run before. A task the user cancelled meanwhile is
-                // theirs, not ours to return.
-                boolean started = task.hasStarted();
-                if (task.cancel(false) && !started) {
+                // theirs, not ours to return; nor is one whose command ran through another call.
+                if (task.cancelForShutdownNow()) {
                     neverStarted.add(task);
                 }
             }
@@ -357,12 +358,19 @@ public final class DelayScheduler {
     }
 
     /**
-     * True when {@code task} is one of this scheduler's tasks and a run of it has begun: for a
-     * shutdownNow() of the pool, which returns a delayed task drained from its queues only if it
-     * never started, as this scheduler's own {@link #shutdownNow()} does.
+     * For a shutdownNow() of the pool, which drained {@code task}, one of this scheduler's tasks
+     * ({@link #owns}), from its queues: settles it as this scheduler's own {@link #shutdownNow()}
+     * settles the tasks of its heap, and says whether it never started, and so is returned. It is
+     * cancelled, unless the user cancelled it already or its command ran or runs through another
+     * call ({@link DueTaskSink#cancelUnstartedCommand}), when it completes with that command instead.
+     *
+     * @throws IllegalArgumentException if {@code task} is not one of this scheduler's
      */
-    public boolean hasStarted(Runnable task) {
-        return task instanceof ScheduledTask<?> scheduled && scheduled.belongsTo(this) && scheduled.hasStarted();
+    public boolean settleDrained(Runnable task) {
+        if (!owns(task)) {
+            throw new IllegalArgumentException("not a task of scheduler " + threadName + ": " + task);
+        }
+        return ((ScheduledTask<?>) task).cancelForShutdownNow();
     }
 
     /** True when the scheduler holds no task: after shutdown, the pool may terminate once drained. */
@@ -523,6 +531,11 @@ public final class DelayScheduler {
     /** The one-shot run of {@code command} returned: the sink completes its future ({@link DueTaskSink#commandRan}). */
     void commandRan(Runnable command, DueTaskSink.Outcome outcome) {
         sink.commandRan(command, outcome);
+    }
+
+    /** A shutdownNow takes back the future of {@code command}: see {@link DueTaskSink#cancelUnstartedCommand}. */
+    boolean cancelUnstartedCommand(Runnable command) {
+        return sink.cancelUnstartedCommand(command);
     }
 
     /** The future of {@code command} was cancelled: tells the sink, outside the lock (see {@link DueTaskSink#commandCancelled}). */

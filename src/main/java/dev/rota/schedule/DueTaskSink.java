@@ -49,6 +49,20 @@ public interface DueTaskSink {
     }
 
     /**
+     * Called by a shutdownNow for the future of a scheduled one-shot {@code Runnable} that it takes
+     * back (out of the heap, or drained from the pool's queues) before that future ran: cancels
+     * {@code command} where it can run only through that future, so that it never runs, and says
+     * so. False for a command that ran or runs through another call (a task its user also ran
+     * itself, through {@code invoke()} say), or that its user cancelled: that future then completes
+     * as its own run would have ({@link #commandRan}), instead of being cancelled, and is not returned
+     * as a task that never started. Called on the shutting-down thread, without the scheduler's lock;
+     * must not throw. The default: true (a plain Runnable runs only through its future).
+     */
+    default boolean cancelUnstartedCommand(Runnable command) {
+        return true;
+    }
+
+    /**
      * How a one-shot delayed task's future completes once its {@code Runnable} has run: one of the
      * three, once; later calls do nothing.
      */

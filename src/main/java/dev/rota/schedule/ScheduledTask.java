@@ -193,6 +193,27 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         return cancelled;
     }
 
+    /**
+     * For a shutdownNow that took this task back, out of the heap or drained from the pool's queues:
+     * cancels it and says whether it never started, and so is returned. Not returned: a task done
+     * already (its user cancelled it), one whose future's run() began (a periodic task that has run,
+     * a one-shot run early by its user), and a one-shot task whose command ran or runs through
+     * another call, as the sink says ({@link DueTaskSink#cancelUnstartedCommand}: a RotaTask its
+     * user invoked). That last one completes as its own run would have, with the command's outcome
+     * ({@link #set}, through the sink), rather than being cancelled: its command was not "never
+     * started". A run() of this future racing the shutdownNow (a user's: neither the timer nor a
+     * worker holds it now) finds the command claimed either way, and completes it the same way.
+     */
+    boolean cancelForShutdownNow() {
+        boolean wasStarted = started;                    // before the claim and the cancel: a run() begun after them runs nothing
+        if (command != null && period == 0 && !wasStarted && !isDone()
+                && !scheduler.cancelUnstartedCommand(command)) {
+            set(null);                                   // completes with the command's outcome, now or once it has one
+            return false;
+        }
+        return cancel(false) && !wasStarted;
+    }
+
     @Override
     public boolean isPeriodic() {
         return period != 0;
@@ -238,10 +259,6 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
 
     boolean belongsTo(DelayScheduler owner) {
         return scheduler == owner;
-    }
-
-    boolean hasStarted() {
-        return started;
     }
 
     /** The timer has taken this one-shot task out of the heap, under the scheduler's lock (T5). */

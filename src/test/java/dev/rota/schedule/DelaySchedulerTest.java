@@ -753,6 +753,54 @@ class DelaySchedulerTest {
     }
 
     /**
+     * A one-shot command the sink says ran through another call (DueTaskSink.cancelUnstartedCommand
+     * false: a pool's RotaTask its user invoked) is not returned by shutdownNow(), whether taken
+     * from the heap or drained by the pool (settleDrained): its future completes as its own run
+     * would have, not cancelled. A command the sink cancels is returned, as a plain Runnable is.
+     */
+    @Test
+    void aCommandThatRanElsewhereIsNotReturnedByShutdownNow() throws Exception {
+        Runnable ranElsewhere = () -> { };
+        Runnable queuedRanElsewhere = () -> { };
+        ExecutorSink claimingSink = new ExecutorSink();
+        DelayScheduler claiming = new DelayScheduler(new DueTaskSink() {
+            @Override
+            public boolean submitDue(Runnable task) {
+                return claimingSink.submitDue(task);
+            }
+
+            @Override
+            public void schedulerIdle() {
+                claimingSink.schedulerIdle();
+            }
+
+            @Override
+            public boolean cancelUnstartedCommand(Runnable command) {
+                return command != ranElsewhere && command != queuedRanElsewhere;
+            }
+        }, "claiming-timer");
+        try {
+            ScheduledFuture<?> elsewhere = claiming.schedule(ranElsewhere, 1, HOURS);
+            ScheduledFuture<?> queued = claiming.schedule(queuedRanElsewhere, 2, HOURS);
+            ScheduledFuture<?> never = claiming.schedule(() -> { }, 3, HOURS);
+
+            assertEquals(List.of(never), claiming.shutdownNow(), "only the task that never ran anywhere");
+            assertNull(elsewhere.get(LIVENESS_SECONDS, SECONDS), "completes as its own run would have");
+            assertTrue(never.isCancelled());
+            // As a pool's drain of its queues settles one it holds: queued is done already, so it
+            // stays as it was, and is not returned again.
+            assertFalse(claiming.settleDrained((Runnable) queued), "settled by the heap's shutdownNow already");
+            assertFalse(queued.isCancelled(), queued.toString());
+            IllegalArgumentException foreign = assertThrows(IllegalArgumentException.class,
+                    () -> claiming.settleDrained((Runnable) scheduler.schedule(() -> { }, 1, HOURS)));
+            assertTrue(foreign.getMessage().contains("claiming-timer"), foreign.getMessage());
+        } finally {
+            claiming.shutdownNow();
+            claimingSink.stop();
+        }
+    }
+
+    /**
      * Tasks of two schedulers compared with each other (in a user's own queue) are ordered even at
      * equal deadlines: their sequence numbers, the tie-breaker, come from one count, so compareTo is
      * 0 only for a task and itself.

@@ -9,7 +9,10 @@ import dev.rota.contract.LatchBlocker;
 import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -224,6 +227,122 @@ class ManagedBlockTest {
                 releaseWorker.countDown();
             }
         }
+    }
+
+    /**
+     * Blocks each of the pool's workers in a managed block of its own (with a spare standing in for
+     * each, the pool's spares being as many as its workers), the blocks all made from the workers:
+     * a barrier keeps each of the tasks on a worker of its own until all of them run. Returns their
+     * blockers, which {@code release} opens.
+     */
+    private static List<LatchBlocker> blockEveryWorkerWithASpare(RotaPool pool, CountDownLatch release)
+            throws InterruptedException {
+        CyclicBarrier onWorkers = new CyclicBarrier(pool.workers());
+        List<LatchBlocker> blockers = new ArrayList<>();
+        for (int i = 0; i < pool.workers(); i++) {
+            LatchBlocker blocker = new LatchBlocker(release);
+            blockers.add(blocker);
+            pool.execute(() -> {
+                try {
+                    onWorkers.await();
+                    RotaPool.managedBlock(blocker);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        Liveness.awaitCondition(() -> blockers.stream().allMatch(b -> b.blockCalls() > 0)
+                && pool.spareThreads() == pool.workers(), "a spare standing in for each blocked worker");
+        return blockers;
+    }
+
+    /**
+     * A managed block that found every spare busy waits for the next one to come free (S7), and a
+     * block nested in it is the same wait of the same thread: it makes no second request, which a
+     * second spare would serve. Worker W3 blocks while W1's and W2's spares (the only two) are busy,
+     * and blocks again inside that block; once W1 and W2 unblock, one spare stands in for W3 and the
+     * other is left idle, so it exits after its keep-alive. With a request per block, both spares
+     * stood in for W3, sharing its CPU, for as long as its wait lasted.
+     */
+    @Test
+    void aBlockNestedInOneThatFoundEverySpareBusyBringsOneSpareOnly() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(3).maxSpareThreads(2).pinning(false)
+                .spareKeepAlive(Duration.ofMillis(100)).build();
+        CountDownLatch releaseOthers = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch innerBlocks = new CountDownLatch(1);
+        CountDownLatch othersBlocked = new CountDownLatch(1);
+        CyclicBarrier onWorkers = new CyclicBarrier(3);
+        try {
+            LatchBlocker first = new LatchBlocker(releaseOthers);
+            LatchBlocker second = new LatchBlocker(releaseOthers);
+            for (LatchBlocker blocker : List.of(first, second)) {
+                pool.execute(() -> {
+                    try {
+                        onWorkers.await();
+                        RotaPool.managedBlock(blocker);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+            Future<?> task = pool.submit(() -> {
+                onWorkers.await();                       // on the third worker
+                Liveness.awaitUninterruptibly(othersBlocked);
+                RotaPool.managedBlock(new Nesting(new Signalling(innerBlocks, release)));
+                return null;
+            });
+            Liveness.awaitCondition(() -> first.blockCalls() > 0 && second.blockCalls() > 0
+                    && pool.spareThreads() == 2, "both spares standing in for the first two workers");
+            othersBlocked.countDown();
+            Liveness.await(innerBlocks, "the inner block, with every spare busy");
+            releaseOthers.countDown();
+            Liveness.awaitCondition(() -> pool.spareThreads() == 1,
+                    "one spare standing in for a worker in two nested blocks, the other gone after its keep-alive;"
+                            + " spares now " + pool.spareThreads());
+            release.countDown();
+            task.get(Liveness.SECONDS, TimeUnit.SECONDS);
+        } finally {
+            releaseOthers.countDown();
+            release.countDown();
+            pool.shutdown();
+        }
+        Liveness.awaitTermination(pool);
+    }
+
+    /**
+     * As {@link #aBlockNestedInOneThatFoundEverySpareBusyBringsOneSpareOnly}, on a spare: with every
+     * worker blocked and every spare standing in, a task run by a spare blocks twice, nested, and
+     * waits for a spare. Once the workers unblock, two spares come free: one serves that wait, and
+     * the other is left idle and exits, rather than serving a second request of the same wait.
+     */
+    @Test
+    void aBlockNestedInOneOnASpareThatFoundEverySpareBusyBringsOneSpareOnly() throws Exception {
+        RotaPool pool = RotaPool.builder().workers(3).maxSpareThreads(3).pinning(false)
+                .spareKeepAlive(Duration.ofMillis(100)).build();
+        CountDownLatch releaseWorkers = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch innerBlocks = new CountDownLatch(1);
+        try {
+            blockEveryWorkerWithASpare(pool, releaseWorkers);
+            Future<?> task = pool.submit(() -> {          // on a spare: every worker blocks
+                RotaPool.managedBlock(new Nesting(new Signalling(innerBlocks, release)));
+                return null;
+            });
+            Liveness.await(innerBlocks, "the inner block on a spare, with every spare busy");
+            releaseWorkers.countDown();
+            // The spare running the task, and the one standing in for its wait; the third is idle.
+            Liveness.awaitCondition(() -> pool.spareThreads() == 2,
+                    "one spare standing in for a spare's task in two nested blocks, the other free one gone"
+                            + " after its keep-alive; spares now " + pool.spareThreads());
+            release.countDown();
+            task.get(Liveness.SECONDS, TimeUnit.SECONDS);
+        } finally {
+            releaseWorkers.countDown();
+            release.countDown();
+            pool.shutdown();
+        }
+        Liveness.awaitTermination(pool);
     }
 
     /**

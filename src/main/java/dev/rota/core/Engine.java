@@ -463,18 +463,24 @@ public final class Engine {
      *
      * <p>A block nested in another on the same thread (a blocker whose {@code block()} blocks in a
      * managed block itself) is one wait of that thread: the spare standing in for the outer block
-     * stands in for the inner one too, and no second spare shares the CPU with it; only where the
-     * outer block found no spare does the inner one look for one. The clock is paused once, and a
-     * spare's task has the outermost block's time taken out of its charge, which holds the inner's.
+     * stands in for the inner one too, and no second spare shares the CPU with it. Where the outer
+     * block found no spare, its request (S7) stands for the inner one too: the inner one makes no
+     * request of its own, since each request is served by a spare of its own, and two would bring
+     * two spares for one waiting thread once they came free. Such an inner block blocks as the
+     * outer one does, but with {@code onlyWithSpare} returns false unless a spare serves the request
+     * by now. Only where the outer block has neither (no spares at all) does the inner one look
+     * for one. The clock is paused once, and a spare's task has the outermost block's time taken
+     * out of its charge, which holds the inner's.
      */
     private static boolean blockStandingIn(ForkJoinPool.ManagedBlocker blocker, boolean onlyWithSpare)
             throws InterruptedException {
         Thread thread = Thread.currentThread();
         if (thread instanceof SpareThreads.SpareThread st) {
             SpareThreads.Spare self = st.spare;
-            if (self.blocksWithStandIn) {
-                blockUntilReleasable(blocker);           // nested: the outer block's spare stands in
-                return true;
+            if (self.blocksWithStandIn || self.blockRequest != null) {
+                // nested: the outer block's spare stands in, or its request waits for one
+                return blockNested(blocker, self.blocksWithStandIn, self.engine().spares, self.blockRequest,
+                        onlyWithSpare);
             }
             // Released (its worker's block ended), a spare still finishes its task on the CPU of the
             // worker it stood in for, and its joins still help there (helpAsSpare): a join's block
@@ -489,18 +495,20 @@ public final class Engine {
             }
             boolean outermost = self.blockDepth++ == 0;
             // Only a spare held now: with a request still waiting, a nested join must help on (it
-            // returns false from here) rather than block with nobody standing in.
+            // returns false from blockNested) rather than block with nobody standing in.
             self.blocksWithStandIn = other != null;
             // The spare's turn pauses as a worker's slice does: a group whose tasks only wait competes for nothing.
             Group turn = self.turnGroup;                 // the ledger's slice, even while another group's task runs inside
             Group paused = outermost && turn != null && self.engine().dispatcher.pauseSlice(turn) ? turn : null;
             // At the bound on spares: the next spare to come free stands in (S7 of SpareThreads).
             SpareThreads.Request late = other == null && blocked != null ? blocked.engine.spares.request(blocked) : null;
+            self.blockRequest = late;
             long start = System.nanoTime();
             try {
                 blockUntilReleasable(blocker);
             } finally {
-                self.blocksWithStandIn = false;          // an outer block here had no spare, or this is the outermost
+                self.blocksWithStandIn = false;          // an outer block here had neither spare nor request, or this is the outermost
+                self.blockRequest = null;
                 self.blockDepth--;
                 if (outermost) {
                     self.blockedNanos += System.nanoTime() - start;
@@ -521,9 +529,17 @@ public final class Engine {
             return false;
         }
         Worker worker = wt.worker;
-        if (worker.blocksWithStandIn) {
-            blockUntilReleasable(blocker);               // nested: the outer block's spare stands in
-            return true;
+        if (worker.blocksWithStandIn || worker.blockRequest != null) {
+            // nested: the outer block's spare stands in, or its request waits for one. The clock is
+            // paused again, as it runs for a task run inside the outer block while its request
+            // waits (a join's help there, or a wait's run of the task it awaits); otherwise it stands still.
+            boolean clockRan = worker.pauseClock();
+            try {
+                return blockNested(blocker, worker.blocksWithStandIn, worker.engine.spares, worker.blockRequest,
+                        onlyWithSpare);
+            } finally {
+                worker.resumeClock(clockRan);
+            }
         }
         boolean clockRan = worker.pauseClock();
         SpareThreads.Spare spare = null;
@@ -538,6 +554,7 @@ public final class Engine {
             }
             // Only a spare held now, as on a spare: a nested join helps on while the request waits.
             worker.blocksWithStandIn = spare != null;
+            worker.blockRequest = late;
             Group paused = worker.pauseSliceActivity();
             try {
                 blockUntilReleasable(blocker);
@@ -546,7 +563,8 @@ public final class Engine {
                 worker.resumeSliceActivity(paused);
             }
         } finally {
-            worker.blocksWithStandIn = false;            // an outer block here had no spare, or this is the outermost
+            worker.blocksWithStandIn = false;            // an outer block here had neither spare nor request, or this is the outermost
+            worker.blockRequest = null;
             if (spare != null) {
                 spare.release();                         // whatever the pause did: a held spare never ends
             }
@@ -555,6 +573,21 @@ public final class Engine {
             }
             worker.resumeClock(clockRan);
         }
+    }
+
+    /**
+     * A block nested in one of the same thread that holds a spare ({@code withSpare}) or a request
+     * for one ({@code request}, of {@code spares}): blocks with no spare or request of its own, and
+     * returns true; with {@code onlyWithSpare}, returns false at once, without blocking, while the
+     * request waits unserved (the join helps on, as where the outer block had found nothing).
+     */
+    private static boolean blockNested(ForkJoinPool.ManagedBlocker blocker, boolean withSpare, SpareThreads spares,
+            SpareThreads.Request request, boolean onlyWithSpare) throws InterruptedException {
+        if (onlyWithSpare && !withSpare && !spares.served(request)) {
+            return false;
+        }
+        blockUntilReleasable(blocker);
+        return true;
     }
 
     private static void blockUntilReleasable(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {

@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * worker's CPU and runs tasks from every queue until the worker unblocks, then waits to be reused
  * and exits after a keep-alive period without work. A task running on a spare that blocks in a
  * managed block brings in another spare for the same worker, within the same limit. A managed block
- * nested in another on the same thread brings none: the outer block's spare stands in for both.
+ * nested in another on the same thread brings none: the outer block's spare stands in for both, and
+ * where the outer block found none, its request (S7) stands for both, served once.
  *
  * <p>Invariants:
  * <ul>
@@ -186,6 +187,16 @@ final class SpareThreads {
         return request;
     }
 
+    /** True when a spare serves {@code request}, a block's that has not ended (S7); false for null. */
+    boolean served(Request request) {
+        if (request == null) {
+            return false;
+        }
+        synchronized (waiting) {
+            return request.servedBy != null;
+        }
+    }
+
     /** The block of {@code request} has ended: withdraws it, or releases the spare that served it. */
     void endRequest(Request request) {
         Spare served;
@@ -310,6 +321,11 @@ final class SpareThreads {
         int blockDepth;
         /** True while the task running now blocks with another spare standing in; this spare's thread only. */
         boolean blocksWithStandIn;
+        /**
+         * The request of the running task's managed block that found no spare (S7), while that block
+         * lasts; it stands for the blocks nested in it too. This spare's thread only.
+         */
+        Request blockRequest;
         /** Sleeps while standing in with nothing to run; written by this spare's thread only, for tests. */
         private volatile long idleSleeps;
         /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}); this spare's thread only. */

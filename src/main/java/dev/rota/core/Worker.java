@@ -167,6 +167,11 @@ final class Worker implements Runnable {
     private boolean slicePaused;
     /** True while this worker blocks in a managed block with a spare standing in ({@link Engine#managedBlock}). */
     boolean blocksWithStandIn;
+    /**
+     * The request of this worker's managed block that found no spare (S7 of {@link SpareThreads}),
+     * while that block lasts; it stands for the blocks nested in it too. Owner only.
+     */
+    SpareThreads.Request blockRequest;
     private int clockCountdown = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;

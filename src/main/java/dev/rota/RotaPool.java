@@ -296,7 +296,8 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
             // A delayed task that came due: its future completes. Returned on the scheduler's
             // terms for its heap: not a periodic one that ran before, nor one the user cancelled
             // (cancel removes a task from the heap, but cannot take it out of this queue), nor one
-            // whose RotaTask ran through another call (an invoke()), which completes with it.
+            // whose RotaTask ran through another call (an invoke()), which completes with it, nor
+            // one that a user's early run() began (T6 of ScheduledTask).
             // Another pool's or a user's RunnableScheduledFuture is returned as it is.
             return scheduler.settleDrained(task);
         }
@@ -627,8 +628,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
          * user) or running elsewhere leaves the future to complete with it, and unreturned.
          */
         @Override
-        public boolean cancelUnstartedCommand(Runnable command) {
-            return !(command instanceof RotaTask<?> task) || task.cancelUnstarted();
+        public CommandClaim claimUnstartedCommand(Runnable command) {
+            if (command instanceof RotaTask<?> task) {
+                return task.cancelUnstarted() ? CommandClaim.CLAIMED : CommandClaim.TAKEN_ELSEWHERE;
+            }
+            return CommandClaim.BY_ITS_FUTURE;
         }
 
         /**

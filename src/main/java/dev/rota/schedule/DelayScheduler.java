@@ -301,7 +301,7 @@ public final class DelayScheduler {
      * returned (as in ScheduledThreadPoolExecutor), already cancelled, so running it does nothing
      * and waiters on it wake up. A periodic task that has run at least once is cancelled but not
      * listed; a one-shot task whose command ran or runs through another call (the sink says so,
-     * {@link DueTaskSink#cancelUnstartedCommand}) completes with that command, and is not listed.
+     * {@link DueTaskSink#claimUnstartedCommand}) completes with that command, and is not listed.
      * Tasks already handed to the pool are the pool's to drain; this waits until the timer has
      * handed over the batch it is passing on (unless called on the timer thread), so that the
      * pool's drain, after this, finds them, and until a concurrent {@code shutdown()} or
@@ -333,8 +333,9 @@ public final class DelayScheduler {
         try {
             pending.sort(ScheduledTask::compareTo);
             for (ScheduledTask<?> task : pending) {
-                // A periodic task in the heap has run before. A task the user cancelled meanwhile is
-                // theirs, not ours to return; nor is one whose command ran through another call.
+                // A periodic task in the heap may have run before. A task the user cancelled meanwhile
+                // is theirs, not ours to return; nor is one whose command ran through another call, nor
+                // one that a user's early run() begins now (T6 of ScheduledTask).
                 if (task.cancelForShutdownNow()) {
                     neverStarted.add(task);
                 }
@@ -362,7 +363,7 @@ public final class DelayScheduler {
      * ({@link #owns}), from its queues: settles it as this scheduler's own {@link #shutdownNow()}
      * settles the tasks of its heap, and says whether it never started, and so is returned. It is
      * cancelled, unless the user cancelled it already or its command ran or runs through another
-     * call ({@link DueTaskSink#cancelUnstartedCommand}), when it completes with that command instead.
+     * call ({@link DueTaskSink#claimUnstartedCommand}), when it completes with that command instead.
      *
      * @throws IllegalArgumentException if {@code task} is not one of this scheduler's
      */
@@ -533,9 +534,9 @@ public final class DelayScheduler {
         sink.commandRan(command, outcome);
     }
 
-    /** A shutdownNow takes back the future of {@code command}: see {@link DueTaskSink#cancelUnstartedCommand}. */
-    boolean cancelUnstartedCommand(Runnable command) {
-        return sink.cancelUnstartedCommand(command);
+    /** A shutdownNow takes back the future of {@code command}: see {@link DueTaskSink#claimUnstartedCommand}. */
+    DueTaskSink.CommandClaim claimUnstartedCommand(Runnable command) {
+        return sink.claimUnstartedCommand(command);
     }
 
     /** The future of {@code command} was cancelled: tells the sink, outside the lock (see {@link DueTaskSink#commandCancelled}). */

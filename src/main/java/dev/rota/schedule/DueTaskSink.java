@@ -48,18 +48,30 @@ public interface DueTaskSink {
     default void commandCancelled(Runnable command) {
     }
 
+    /** What {@link #claimUnstartedCommand} found. */
+    enum CommandClaim {
+        /** The command starts only through its future (a plain Runnable): the future's own claim decides. */
+        BY_ITS_FUTURE,
+        /** The command's own start claim is taken: it never runs now. */
+        CLAIMED,
+        /** The command ran, runs or is done through another call (or its user cancelled it). */
+        TAKEN_ELSEWHERE
+    }
+
     /**
      * Called by a shutdownNow for the future of a scheduled one-shot {@code Runnable} that it takes
-     * back (out of the heap, or drained from the pool's queues) before that future ran: cancels
-     * {@code command} where it can run only through that future, so that it never runs, and says
-     * so. False for a command that ran or runs through another call (a task its user also ran
-     * itself, through {@code invoke()} say), or that its user cancelled: that future then completes
-     * as its own run would have ({@link #commandRan}), instead of being cancelled, and is not returned
-     * as a task that never started. Called on the shutting-down thread, without the scheduler's lock;
-     * must not throw. The default: true (a plain Runnable runs only through its future).
+     * back (out of the heap, or drained from the pool's queues) before that future completed. For a
+     * command with a start claim of its own, one that may also run through other calls than its
+     * future (a task its user may run itself, through {@code invoke()} say), takes that claim, so
+     * that the command never runs, and says whether it did: that claim alone decides whether the
+     * task is handed back as never started, whatever a run of the future does meanwhile. Where
+     * another call has it ({@link CommandClaim#TAKEN_ELSEWHERE}), the future completes as its own
+     * run would have ({@link #commandRan}) instead of being cancelled, and is not handed back.
+     * Called on the shutting-down thread, without the scheduler's lock; must not throw. The
+     * default: {@link CommandClaim#BY_ITS_FUTURE}.
      */
-    default boolean cancelUnstartedCommand(Runnable command) {
-        return true;
+    default CommandClaim claimUnstartedCommand(Runnable command) {
+        return CommandClaim.BY_ITS_FUTURE;
     }
 
     /**

@@ -1,7 +1,10 @@
 package dev.rota.schedule;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -37,6 +40,16 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
      *       for the rest of its delay and keeps no shut-down scheduler from idle. A one-shot task
      *       leaves the heap once and never re-enters it: takenByTimer read true is final, and read
      *       false it costs a remove() under the lock, which finds nothing if the timer took it since.
+     *   T6  a shutdownNow returns a task as never started exactly when its code never runs: the code
+     *       FutureTask calls is behind a claim (Claimed), which the call takes with a CAS as it
+     *       begins, and a drain takes only after its cancel has won, so that no run can pass
+     *       FutureTask's own check afterwards. The drain's claim then decides: won, the code never
+     *       runs (a call that got past FutureTask's check before the cancel finds the claim gone and
+     *       returns, its result dropped as the task is cancelled); lost, it ran or runs, and is not
+     *       returned. A flag written by run() and read by the drain would not do: written before
+     *       FutureTask's check, a user's early run() that loses to the cancel leaves it set for
+     *       code that never ran; read before the cancel, a run can begin the code between the read
+     *       and the cancel, which wins against the running code.
      */
 
     private final DelayScheduler scheduler;
@@ -45,12 +58,8 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     private final long sequence;
     private volatile long deadline;
     private int heapIndex = DeadlineHeap.NOT_IN_HEAP;
-    /**
-     * True once a run has begun: the task is no longer "never started", whether it now waits in the
-     * scheduler's heap for its next run or in the pool's queue. Volatile: a shutdownNow() reads it
-     * for tasks it drains from either.
-     */
-    private volatile boolean started;
+    /** The code FutureTask calls, behind its start claim (T6). */
+    private final Claimed<V> code;
     /**
      * True once the timer has taken this one-shot task out of the heap to hand it over (T5). Written
      * under the scheduler's lock; volatile because run() reads it without the lock, on any thread (a
@@ -62,7 +71,17 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     private final Runnable command;
 
     ScheduledTask(DelayScheduler scheduler, Runnable command, long deadline, long period, long sequence) {
-        super(command, null);
+        this(scheduler, command, new Claimed<>(Executors.callable(command, null)), deadline, period, sequence);
+    }
+
+    ScheduledTask(DelayScheduler scheduler, Callable<V> callable, long deadline, long sequence) {
+        this(scheduler, null, new Claimed<>(callable), deadline, 0, sequence);
+    }
+
+    private ScheduledTask(DelayScheduler scheduler, Runnable command, Claimed<V> code, long deadline, long period,
+                          long sequence) {
+        super(code);
+        this.code = code;
         this.command = command;
         this.scheduler = scheduler;
         this.deadline = deadline;
@@ -70,13 +89,54 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
         this.sequence = sequence;
     }
 
-    ScheduledTask(DelayScheduler scheduler, Callable<V> callable, long deadline, long sequence) {
-        super(callable);
-        this.command = null;
-        this.scheduler = scheduler;
-        this.deadline = deadline;
-        this.period = 0;
-        this.sequence = sequence;
+    /**
+     * The task's code behind its start claim (T6): {@code start} moves once, from NOT_STARTED, by a
+     * CAS, to STARTED as a call begins the code or to DRAINED as a shutdownNow claims the task as
+     * never started. Later calls of a periodic task find it STARTED: one volatile read, no write.
+     */
+    private static final class Claimed<V> implements Callable<V> {
+        private static final int NOT_STARTED = 0;
+        private static final int STARTED = 1;
+        private static final int DRAINED = 2;
+        private static final VarHandle START;
+
+        static {
+            try {
+                START = MethodHandles.lookup().findVarHandle(Claimed.class, "start", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Callable<V> callable;
+        private volatile int start;
+
+        Claimed(Callable<V> callable) {
+            this.callable = callable;
+        }
+
+        /** FutureTask's call, once it found the task NEW: the code, unless a drain has claimed it. */
+        @Override
+        public V call() throws Exception {
+            int s = start;
+            if (s == NOT_STARTED) {
+                s = (int) START.compareAndExchange(this, NOT_STARTED, STARTED);
+            }
+            if (s == DRAINED) {
+                return null;                             // cancelled before this call: the result is dropped
+            }
+            return callable.call();
+        }
+
+        /** A drain whose cancel won: true when no call has begun the code, nor will. */
+        boolean claimForDrain() {
+            return start == NOT_STARTED && START.compareAndSet(this, NOT_STARTED, DRAINED);
+        }
+
+        @Override
+        public String toString() {
+            return callable.toString();                  // FutureTask's toString shows the task, not this wrapper
+        }
     }
 
     /**
@@ -94,7 +154,6 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
     @Override
     public void run() {
         if (period == 0) {
-            started = true;
             try {
                 super.run();
             } finally {
@@ -103,9 +162,6 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
                 }
             }
         } else if (scheduler.claimRun(this)) {
-            if (!started) {
-                started = true;   // once: a volatile write per run would buy nothing
-            }
             if (runAndReset()) {
                 advanceDeadline();
                 try {
@@ -195,23 +251,31 @@ final class ScheduledTask<V> extends BlockingFutureTask<V>
 
     /**
      * For a shutdownNow that took this task back, out of the heap or drained from the pool's queues:
-     * cancels it and says whether it never started, and so is returned. Not returned: a task done
-     * already (its user cancelled it), one whose future's run() began (a periodic task that has run,
-     * a one-shot run early by its user), and a one-shot task whose command ran or runs through
-     * another call, as the sink says ({@link DueTaskSink#cancelUnstartedCommand}: a RotaTask its
-     * user invoked). That last one completes as its own run would have, with the command's outcome
-     * ({@link #set}, through the sink), rather than being cancelled: its command was not "never
-     * started". A run() of this future racing the shutdownNow (a user's: neither the timer nor a
-     * worker holds it now) finds the command claimed either way, and completes it the same way.
+     * settles it and says whether it never started, and so is returned. A one-shot task whose
+     * command has a start claim of its own (a RotaTask, {@link DueTaskSink#claimUnstartedCommand})
+     * is settled by that claim: taken, the command never runs, and the task is cancelled and
+     * returned, whatever a run of this future does meanwhile (it finds the command claimed and
+     * computes nothing); held by another call (its user's invoke(), or cancelled by its user), the
+     * task completes as its own run would have, with the command's outcome ({@link #set}, through
+     * the sink), and is not returned. Any other task is cancelled, and returned only if no run has
+     * begun its code, nor will (T6): not a periodic task that has run, nor a one-shot run early by
+     * its user, nor one done already (its user cancelled it).
      */
     boolean cancelForShutdownNow() {
-        boolean wasStarted = started;                    // before the claim and the cancel: a run() begun after them runs nothing
-        if (command != null && period == 0 && !wasStarted && !isDone()
-                && !scheduler.cancelUnstartedCommand(command)) {
-            set(null);                                   // completes with the command's outcome, now or once it has one
-            return false;
+        if (command != null && period == 0 && !isDone()) {
+            switch (scheduler.claimUnstartedCommand(command)) {
+                case CLAIMED -> {
+                    cancel(false);                       // fails only where a racing run completed it, cancelled, with the command
+                    return true;
+                }
+                case TAKEN_ELSEWHERE -> {
+                    set(null);                           // completes with the command's outcome, now or once it has one
+                    return false;
+                }
+                case BY_ITS_FUTURE -> { }
+            }
         }
-        return cancel(false) && !wasStarted;
+        return cancel(false) && code.claimForDrain();    // the cancel first: see T6
     }
 
     @Override

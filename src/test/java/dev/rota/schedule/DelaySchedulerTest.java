@@ -753,10 +753,10 @@ class DelaySchedulerTest {
     }
 
     /**
-     * A one-shot command the sink says ran through another call (DueTaskSink.cancelUnstartedCommand
-     * false: a pool's RotaTask its user invoked) is not returned by shutdownNow(), whether taken
-     * from the heap or drained by the pool (settleDrained): its future completes as its own run
-     * would have, not cancelled. A command the sink cancels is returned, as a plain Runnable is.
+     * A one-shot command the sink says ran through another call (DueTaskSink.claimUnstartedCommand
+     * TAKEN_ELSEWHERE: a pool's RotaTask its user invoked) is not returned by shutdownNow(), whether
+     * taken from the heap or drained by the pool (settleDrained): its future completes as its own
+     * run would have, not cancelled. A plain Runnable that never ran is returned.
      */
     @Test
     void aCommandThatRanElsewhereIsNotReturnedByShutdownNow() throws Exception {
@@ -775,8 +775,9 @@ class DelaySchedulerTest {
             }
 
             @Override
-            public boolean cancelUnstartedCommand(Runnable command) {
-                return command != ranElsewhere && command != queuedRanElsewhere;
+            public CommandClaim claimUnstartedCommand(Runnable command) {
+                return command == ranElsewhere || command == queuedRanElsewhere
+                        ? CommandClaim.TAKEN_ELSEWHERE : CommandClaim.BY_ITS_FUTURE;
             }
         }, "claiming-timer");
         try {

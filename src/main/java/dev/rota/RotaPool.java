@@ -163,12 +163,30 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      * {@code shutdownNow} and {@code close}, and its daemon workers never keep the JVM alive.
      */
     public static RotaPool commonPool() {
-        return CommonPoolHolder.POOL;
+        RotaPool pool = theCommonPool;
+        if (pool == null) {
+            synchronized (COMMON_LOCK) {
+                pool = theCommonPool;
+                if (pool == null) {
+                    pool = builder().common().build();  // an Error here leaves it unmade: the next use tries again
+                    theCommonPool = pool;
+                }
+            }
+        }
+        return pool;
     }
 
-    private static final class CommonPoolHolder {
-        static final RotaPool POOL = builder().common().build();
-    }
+    /**
+     * The common pool, null until its first use makes it. Made under {@link #COMMON_LOCK}, so that
+     * threads racing to the first use make one pool, with one set of workers. A making that fails
+     * (no native thread could be started, say: {@code build()} then stops the workers it had
+     * started) throws to that caller only, and the next use tries again, as {@code ForkJoinPool}'s
+     * common pool tries again to start a worker; a class holding the pool in its static initializer
+     * would remember the failure and answer every later use, every {@code fork()} outside a pool
+     * included, with {@code NoClassDefFoundError}.
+     */
+    private static volatile RotaPool theCommonPool;
+    private static final Object COMMON_LOCK = new Object();
 
     // ---- fork/join ----------------------------------------------------------------------------
 
@@ -882,8 +900,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         private Thread.UncaughtExceptionHandler handler;
         private Affinity affinity = Affinity.system();
         private CpuTopology topology;
-        /** What the JVM says it may use: its CPUs, narrowed by a container's CPU quota. */
-        private int availableProcessors = Runtime.getRuntime().availableProcessors();
+        /**
+         * What the JVM says it may use: its CPUs, narrowed by a container's CPU quota; null until
+         * {@link #build()} asks ({@link #processAvailableProcessors()}), or a test sets it.
+         */
+        private Integer availableProcessors;
         private boolean common;
         private int maxSpares = Engine.DEFAULT_MAX_SPARES;
         private Duration spareKeepAlive = Duration.ofNanos(Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS);
@@ -1058,7 +1079,24 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
          * per CPU of the host would have the quota throttle all of them.
          */
         private int workers(CpuTopology machine) {
-            return workers != null ? workers : Math.min(machine.cpus().size(), availableProcessors);
+            if (workers != null) {
+                return workers;
+            }
+            int available = availableProcessors != null ? availableProcessors : processAvailableProcessors();
+            return Math.min(machine.cpus().size(), available);
+        }
+
+        /**
+         * {@code Runtime.availableProcessors()} as a thread free to run on every CPU of the process
+         * sees it. The JVM counts the CPUs of the calling thread's own mask before it applies a
+         * container's quota, so on a thread pinned to one CPU (a task of another pool) it says 1:
+         * a pool built there would get one worker, and the common pool, first used there, would keep
+         * one for the JVM's whole life. The calling thread is widened for the call, then pinned back.
+         */
+        private static int processAvailableProcessors() {
+            int[] available = new int[1];
+            runUnpinned(() -> available[0] = Runtime.getRuntime().availableProcessors());
+            return available[0];
         }
 
         public RotaPool build() {

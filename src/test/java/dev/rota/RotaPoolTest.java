@@ -72,6 +72,38 @@ class RotaPoolTest {
         }
     }
 
+    /**
+     * A pool built on a thread pinned to one CPU (a task of another pool, say) has a worker per CPU
+     * of the process all the same: the JVM counts only the calling thread's CPUs in
+     * {@code availableProcessors()}, which must not cap the workers of a pool built there to one.
+     */
+    @Test
+    void aPoolBuiltOnAPinnedThreadHasAWorkerPerCpuAllTheSame() throws Exception {
+        Affinity affinity = Affinity.system();
+        assumeTrue(affinity.canPin(), affinity.unavailableReason());
+        int expected;
+        try (RotaPool pool = RotaPool.create()) {
+            expected = pool.workers();
+        }
+        assumeTrue(expected >= 2, "needs two CPUs");
+        int cpu = CpuTopology.current().cpuIds().nextSetBit(0);
+        AtomicReference<Object> seen = new AtomicReference<>();
+        Thread.ofPlatform().start(() -> {
+            if (!affinity.pinCurrentThread(cpu).pinned()) {
+                seen.set("not pinned");
+                return;
+            }
+            try (RotaPool fromBuilder = RotaPool.builder().build(); RotaPool created = RotaPool.create()) {
+                seen.set(List.of(fromBuilder.workers(), created.workers(), affinity.allowedCpus().cardinality()));
+            } catch (Throwable t) {
+                seen.set(t);
+            }
+        }).join();
+        assertEquals(List.of(expected, expected, 1), seen.get(),
+                "workers of a pool built, then created, on a thread pinned to CPU " + cpu
+                        + ", and the CPUs that thread may use afterwards");
+    }
+
     /** Under a container's CPU quota the JVM counts fewer processors than CPUs: as many workers as it counts. */
     @Test
     void noMoreWorkersByDefaultThanTheProcessorsTheJvmMayUse() {

@@ -192,11 +192,13 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
 
     /**
      * Runs {@code task} in this pool and returns its result, rethrowing its exception as
-     * {@link RotaTask#join()} does. From a worker of this pool the task runs in the calling thread.
+     * {@link RotaTask#join()} does. From a worker of this pool, or a spare thread standing in for
+     * one, the task runs in the calling thread: it is part of a task already accepted, so it is not
+     * refused after {@link #shutdown()}, as {@code ForkJoinPool.invoke} from its own threads is not.
      */
     public <T> T invoke(RotaTask<T> task) {
         Objects.requireNonNull(task, "task");
-        if (WorkerContext.isWorkerOf(engine)) {
+        if (WorkerContext.runsTasksFor(engine)) {        // a spare too: the same code, the same answer
             return task.invoke();
         }
         execute(task);

@@ -66,12 +66,6 @@ public final class WorkerContext {
                 : t instanceof SpareThreads.SpareThread st && st.spare.engine() == engine;
     }
 
-    /** True when the calling thread is a worker of {@code engine}. */
-    public static boolean isWorkerOf(Engine engine) {
-        Worker w = current();
-        return w != null && w.engine == engine;
-    }
-
     /**
      * The group whose task the calling thread runs (on a worker or a spare thread of any pool), or
      * null for a thread outside every pool.

@@ -43,14 +43,15 @@ import java.util.function.IntPredicate;
  *       idle time. A slice whose group has run dry stays open while no other group that this
  *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
  *       task at a time costs no lock per task, even beside groups confined to other workers; it
- *       ends before parking. A join inside one of the slice's tasks helps with the group's tasks
- *       within the slice; once the slice has used its quantum while another group this worker may
- *       serve has work, the time so far is charged and the join blocks with a spare standing in
- *       ({@link #joinYieldsSlice}).
- *       Before a dry slice ends for another group, the worker looks once more for its group's
- *       tasks in the inboxes of the {@link #DRY_LOOK_VICTIMS} nearest other workers. After the
- *       pool's stop, a task's join may finish the forks left on any of this worker's deques
- *       ({@link #helpOnce}); nothing is charged then.</li>
+ *       ends after {@link #DRY_SLICE_SEARCHES} empty searches, so that a group with nothing to run
+ *       does not stay active for long, and always before parking. A join inside one of the slice's
+ *       tasks helps with the group's tasks within the slice; once the slice has used its quantum
+ *       while another group this worker may serve has work, the time so far is charged and the
+ *       join blocks with a spare standing in ({@link #joinYieldsSlice}). Before a dry slice ends,
+ *       the worker looks once more for its group's tasks in the inboxes of the
+ *       {@link #DRY_LOOK_VICTIMS} nearest other workers. After the pool's stop, a task's join may
+ *       finish the forks left on any of this worker's deques ({@link #helpOnce}); nothing is
+ *       charged then.</li>
  *   <li>W5 (masks): a worker takes no task of a group whose mask excludes it, once it has read that
  *       mask: its next search ends a slice of the group, and a join there does not help. A slice is
  *       charged only for busy time, so without that check one fed a task at a time would stay open,
@@ -102,6 +103,18 @@ final class Worker implements Runnable {
      * reaches every inbox.
      */
     static final int DRY_LOOK_VICTIMS = 2;
+    /**
+     * Empty searches a dry slice is kept open for while no other group this worker may serve has
+     * work (W4). Kept open, the slice costs a group fed one task at a time no lock per task, but it
+     * also keeps the group active in the ledger, its tickets counting in its currency although it
+     * has nothing to run, so that its sibling groups there get less on the other CPUs. A slice that
+     * has found nothing for this many searches ends, and the group goes inactive until its next
+     * task. That is some 2 µs of the idle backoff's first pauses and yields, and the searches
+     * themselves: a few microseconds on a CPU with nothing else to run. A stream of tasks closer
+     * together than that still takes no lock per task; a sparser one takes the lock twice per task
+     * (the slice's end, and the pick when the task comes), small beside the gap between its tasks.
+     */
+    static final int DRY_SLICE_SEARCHES = 32;
     /**
      * Most tasks run between two looks at the clock within a slice. A slice looks every quarter of a
      * quantum, as far as the tasks of the same group's last slice on this worker tell
@@ -175,6 +188,8 @@ final class Worker implements Runnable {
     private int clockCountdown = 1;
     /** The dispatcher's version when a pick last found nothing for this worker; no new pick until it moves. */
     private long emptyPickVersion = -1;
+    /** Empty searches since the open slice last found a task ({@link #DRY_SLICE_SEARCHES}). */
+    private int drySearches;
     /** Searches that reached other workers' inboxes (see {@link #INBOX_STEAL_PERIOD}). */
     private int inboxStealSearches;
     /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}). */
@@ -282,13 +297,16 @@ final class Worker implements Runnable {
             if (slice.allows(index) && !sliceDue()) {
                 Runnable task = takeFromSlice();
                 if (task != null) {
+                    drySearches = 0;
                     return task;
                 }
-                if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice, index)) {
-                    return null;                         // W4: keep the dry slice while no group it may serve has work
+                if (!slice.isShutdown() && !dispatcher.othersMayHaveWork(slice, index)
+                        && ++drySearches < DRY_SLICE_SEARCHES) {
+                    return null;                         // W4: keep the dry slice a while if no group it may serve has work
                 }
                 task = lastLookInInboxes();             // the group may still wait in other inboxes
                 if (task != null) {
+                    drySearches = 0;
                     return task;
                 }
             }
@@ -359,6 +377,7 @@ final class Worker implements Runnable {
         }
         slice = next;
         sliceLane = next == null ? null : next.lanes[index];
+        drySearches = 0;
         sliceUsed = 0;
         sliceCharged = 0;
         sliceTasks = 0;

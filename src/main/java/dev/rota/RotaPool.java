@@ -125,23 +125,30 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         groups.add(defaultGroup);
         engine.cancelLeftoversWith(GroupFuture::cancelLeftover);
         List<PinResult> pins = engine.start();
-        List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
-        for (int i = 0; i < pins.size(); i++) {
-            PinResult pin = pins.get(i);
-            placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
-        }
-        this.topology = machine.withWorkers(placements);
-        BitSet timerCpus = new BitSet();
-        for (int cpu : cpus) {
-            timerCpus.set(cpu);
-        }
-        // An unpinned pool's timer may run on every CPU of the process, as its workers may
-        // (Engine.runOnAnyCpu): it too is started by whichever thread schedules first, which may be
-        // pinned (a worker of another pool).
-        this.scheduler = new DelayScheduler(new DueTasks(affinity, pinning ? timerCpus : null), name + "-timer",
-                builder.handler);
-        if (pinning) {
-            PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
+        try {
+            List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());
+            for (int i = 0; i < pins.size(); i++) {
+                PinResult pin = pins.get(i);
+                placements.add(new CpuTopology.WorkerPlacement(i, cpus[i], pin.pinned(), pin.failure()));
+            }
+            this.topology = machine.withWorkers(placements);
+            BitSet timerCpus = new BitSet();
+            for (int cpu : cpus) {
+                timerCpus.set(cpu);
+            }
+            // An unpinned pool's timer may run on every CPU of the process, as its workers may
+            // (Engine.runOnAnyCpu): it too is started by whichever thread schedules first, which may be
+            // pinned (a worker of another pool).
+            this.scheduler = new DelayScheduler(new DueTasks(affinity, pinning ? timerCpus : null), name + "-timer",
+                    builder.handler);
+            if (pinning) {
+                PinningLog.reportFailures(name, placements, builder.pinning != null, affinity.canPin());
+            }
+        } catch (Throwable failure) {
+            // Nobody will ever hold this pool to shut it down: its workers, started and idle, would
+            // stay for good (a retried commonPool() would add a set per try). Nothing is queued yet.
+            engine.shutdownNow();
+            throw failure;
         }
     }
 

@@ -172,7 +172,7 @@ public final class Engine {
      * to shut it down, so the workers started stop at once and the engine terminates
      * ({@link #abandonStart}), as ThreadPoolExecutor and ForkJoinPool undo a worker whose thread
      * failed to start. Workers left running would idle for ever, and with non-daemon threads keep
-     * the JVM alive.
+     * the JVM alive. So is an engine whose start fails later, while it waits for the workers' pins.
      */
     public List<PinResult> start() {
         int launched = 0;
@@ -185,23 +185,28 @@ public final class Engine {
             abandonStart(launched);
             throw failure;
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                started.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        try {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    started.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            List<PinResult> pins = new ArrayList<>(workers.length);
+            for (Worker w : workers) {
+                pins.add(w.pin());
+            }
+            return pins;
+        } catch (Throwable failure) {
+            abandonStart(workers.length);                // every worker was launched
+            throw failure;
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        List<PinResult> pins = new ArrayList<>(workers.length);
-        for (Worker w : workers) {
-            pins.add(w.pin());
-        }
-        return pins;
     }
 
     /**

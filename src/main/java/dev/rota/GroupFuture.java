@@ -327,6 +327,6 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      */
     @Override
     protected void block(ForkJoinPool.ManagedBlocker blocker, boolean timed) throws InterruptedException {
-        TicketTransfer.await(group, blocker, timed ? null : this, this::claimForWaiter);
+        TicketTransfer.await(group, blocker, timed ? null : this, this::claimForWaiter, this::waiterUntil);
     }
 }

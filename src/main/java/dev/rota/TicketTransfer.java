@@ -7,6 +7,7 @@ import dev.rota.core.WorkerContext;
 import java.util.ArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
 
 /**
  * Waits of pool threads on work of a group: the waiting task's group lends its tickets to the group
@@ -30,6 +31,22 @@ final class TicketTransfer {
     /** Made on a thread's first run of an awaited task, so that a thread that only waits holds none. */
     private static final ThreadLocal<ArrayList<Group[]>> AWAITED_RUNS = new ThreadLocal<>();
 
+    /**
+     * How often a wait that found no spare, and may not run the task it awaits because that task's
+     * group is kept off the waiter's CPU, looks again at the mask. A mask may be lifted while the
+     * wait lasts, and then the waiter runs the task; a wait that only waited for the next spare to
+     * come free would wait for ever once every thread of the pool waits so. Only such waits look
+     * again, so that the others cost no wake-ups.
+     */
+    static final long MASK_RECHECK_NANOS = 1_000_000;
+
+    /** A blocking step of a wait, made while the wait's loans stand. */
+    @FunctionalInterface
+    private interface Blocking {
+        /** Blocks; false when it could not (no spare to stand in) and returned at once. */
+        boolean block() throws InterruptedException;
+    }
+
     private TicketTransfer() {}
 
     /**
@@ -38,7 +55,7 @@ final class TicketTransfer {
      * and blocks as {@link RotaPool#managedBlock} does; from any other thread just blocks.
      */
     static void await(Group target, ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
-        await(target, blocker, null, null);
+        await(target, blocker, null, null, null);
     }
 
     /**
@@ -48,10 +65,14 @@ final class TicketTransfer {
      * ({@code claim} decides, see {@link WorkerContext#runAwaitedTask}), as a ForkJoinPool's join
      * runs the task it waits for, and waits as before only if it could not: otherwise, once every
      * worker and spare waits so, the tasks they wait for would stay queued for ever. The waiting
-     * task's group then pays for that run, as its tickets would have been lent for the wait.
+     * task's group then pays for that run, as its tickets would have been lent for the wait. Where
+     * target's mask keeps the task off the waiter's CPU, the wait looks at the mask again every
+     * {@link #MASK_RECHECK_NANOS}, blocking in {@code until}'s blockers meanwhile (each waits for what
+     * {@code blocker} does, up to the deadline given), and once the mask lets that CPU in, tries the
+     * spare and the run again.
      */
-    static void await(Group target, ForkJoinPool.ManagedBlocker blocker, Runnable awaited, BooleanSupplier claim)
-            throws InterruptedException {
+    static void await(Group target, ForkJoinPool.ManagedBlocker blocker, Runnable awaited, BooleanSupplier claim,
+            LongFunction<ForkJoinPool.ManagedBlocker> until) throws InterruptedException {
         Group waiter = WorkerContext.currentGroup();
         if (waiter == null) {
             while (!blocker.isReleasable() && !blocker.block()) {
@@ -60,13 +81,33 @@ final class TicketTransfer {
             return;
         }
         Dispatcher dispatcher = waiter.dispatcher();
-        if (awaited != null && target != null && target.dispatcher() == dispatcher) {
-            if (lendWhileBlocking(dispatcher, waiter, target, blocker, true)
-                    || (runAwaitedTask(waiter, target, awaited, claim) && blocker.isReleasable())) {
+        if (awaited == null || target == null || target.dispatcher() != dispatcher) {
+            lendWhile(dispatcher, waiter, target, () -> managedBlock(blocker));
+            return;
+        }
+        while (!lendWhile(dispatcher, waiter, target, () -> Engine.blockWithSpare(blocker))
+                && !(runAwaitedTask(waiter, target, awaited, claim) && blocker.isReleasable())) {
+            if (!WorkerContext.keptOffByMask(target)) {
+                // Claimed by a run elsewhere, too deep, or stopping: it ends with that run, or
+                // needs this thread no more; the next spare to come free stands in meanwhile.
+                lendWhile(dispatcher, waiter, target, () -> managedBlock(blocker));
+                return;
+            }
+            lendWhile(dispatcher, waiter, target, () -> {
+                while (!blocker.isReleasable() && WorkerContext.keptOffByMask(target)) {
+                    Engine.managedBlock(until.apply(System.nanoTime() + MASK_RECHECK_NANOS));
+                }
+                return true;
+            });
+            if (blocker.isReleasable()) {
                 return;
             }
         }
-        lendWhileBlocking(dispatcher, waiter, target, blocker, false);
+    }
+
+    private static boolean managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        Engine.managedBlock(blocker);
+        return true;
     }
 
     /** {@link WorkerContext#runAwaitedTask}, with the run entered in {@link #AWAITED_RUNS} while it lasts. */
@@ -84,13 +125,12 @@ final class TicketTransfer {
     }
 
     /**
-     * Lends {@code waiter}'s tickets to {@code target} (null: to nobody) while blocking in
-     * {@code blocker}, and each enclosing awaited run's waiter's to that run's target (see
-     * {@link #AWAITED_RUNS}); with {@code onlyWithSpare}, only while a spare stands in, and returns
-     * false at once, lending nothing, where none can ({@link Engine#blockWithSpare}).
+     * Lends {@code waiter}'s tickets to {@code target} (null: to nobody) while {@code blocking} blocks,
+     * and each enclosing awaited run's waiter's to that run's target (see {@link #AWAITED_RUNS}), and
+     * returns what it returned: false when it could not block (no spare to stand in).
      */
-    private static boolean lendWhileBlocking(Dispatcher dispatcher, Group waiter, Group target,
-            ForkJoinPool.ManagedBlocker blocker, boolean onlyWithSpare) throws InterruptedException {
+    private static boolean lendWhile(Dispatcher dispatcher, Group waiter, Group target, Blocking blocking)
+            throws InterruptedException {
         ArrayList<Group[]> runs = AWAITED_RUNS.get();
         Dispatcher.Wait[] enclosing = new Dispatcher.Wait[runs == null ? 0 : runs.size()];
         Dispatcher.Wait wait = null;
@@ -99,11 +139,7 @@ final class TicketTransfer {
                 enclosing[i] = dispatcher.beginWait(runs.get(i)[0], runs.get(i)[1]);
             }
             wait = target == null ? null : dispatcher.beginWait(waiter, target);
-            if (onlyWithSpare) {
-                return Engine.blockWithSpare(blocker);
-            }
-            Engine.managedBlock(blocker);
-            return true;
+            return blocking.block();
         } finally {
             if (wait != null) {
                 dispatcher.endWait(wait);

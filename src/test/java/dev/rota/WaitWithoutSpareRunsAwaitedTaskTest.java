@@ -172,6 +172,102 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
     }
 
     /**
+     * A wait kept from running its task by the awaited group's mask looks again: once the mask is
+     * lifted it runs the task itself. Worker 1 is held by a task that only ends at the test's end,
+     * and there are no spares, so only the waiter can run the task, and only once it looks again.
+     */
+    @Test
+    void aWaitKeptOffByAMaskRunsTheTaskOnceTheMaskIsLifted() throws Exception {
+        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
+        assumeTrue(cpus.size() >= 2, "needs two CPUs");
+        int here = cpus.get(0).id();
+        int there = cpus.get(1).id();
+        try (RotaPool pool = RotaPool.builder().cpus(here, there).maxSpareThreads(0).build()) {
+            TaskGroup hold = pool.group("hold", 100);
+            TaskGroup client = pool.group("client", 100);
+            TaskGroup server = pool.group("server", 100);
+            hold.restrictToCpus(there);
+            client.restrictToCpus(here);
+            server.restrictToCpus(there);
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            hold.execute(() -> {
+                held.countDown();
+                Liveness.awaitUninterruptibly(release);
+            });
+            try {
+                Liveness.await(held, "worker 1 held");
+                CountDownLatch waiting = new CountDownLatch(1);
+                AtomicReference<Thread> serverRanOn = new AtomicReference<>();
+                Future<Thread> waiter = client.submit(() -> {
+                    Future<?> reply = server.submit(() -> serverRanOn.set(Thread.currentThread()));
+                    waiting.countDown();
+                    reply.get();
+                    return Thread.currentThread();
+                });
+                Liveness.await(waiting, "the client waits");
+                Thread.sleep(20);                        // the wait has found the mask and blocks
+                assertFalse(waiter.isDone(), "nobody may run the server's task while its mask keeps it on the held CPU");
+                server.allowAllCpus();
+                Thread waiterThread = waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
+                assertSame(waiterThread, serverRanOn.get(), "the waiter ran the task once the mask was lifted");
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    /**
+     * A wait with no spare deep in joins' help, past the bound on their nesting, still runs the task
+     * it awaits. On one worker with no spares, the first of 41 tasks of one group joins the last,
+     * which waits for a task of another group; each task between them joins the last too. Each join
+     * helps with the next task queued, so the last runs 41 helps deep, past the 32 of the bound, and
+     * there only this thread can run the task it waits for.
+     */
+    @Test
+    void aWaitDeepInJoinsHelpRunsTheTaskItAwaits() throws Exception {
+        try (RotaPool pool = oneWorkerNoSpares()) {
+            TaskGroup joins = pool.group("joins", 100);
+            TaskGroup server = pool.group("server", 100);
+            AtomicReference<Thread> serverRanOn = new AtomicReference<>();
+            RotaTask<Integer> last = new RotaTask<>() {
+                @Override
+                protected Integer compute() {
+                    try {
+                        return server.submit(() -> {
+                            serverRanOn.set(Thread.currentThread());
+                            return 42;
+                        }).get();
+                    } catch (InterruptedException | ExecutionException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            };
+            CountDownLatch queued = new CountDownLatch(1);
+            RotaTask<Integer> first = new RotaTask<>() {
+                @Override
+                protected Integer compute() {
+                    Liveness.awaitUninterruptibly(queued);   // until every other task is queued behind it
+                    return last.join();
+                }
+            };
+            joins.submit(first);
+            for (int i = 0; i < 40; i++) {
+                joins.submit(new RotaTask<Integer>() {
+                    @Override
+                    protected Integer compute() {
+                        return last.join();
+                    }
+                });
+            }
+            joins.submit(last);
+            queued.countDown();
+            assertEquals(42, first.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            assertEquals(pool.name() + "-worker-0", serverRanOn.get().getName(), "the one worker ran the server's task");
+        }
+    }
+
+    /**
      * A future that its waiter runs is still in its group's queue; a shutdownNow of the group from
      * inside the run must not hand it back as never started, and the group counts it completed, as
      * it counts a copy that a worker skips. That shutdownNow interrupts the run, as it interrupts

@@ -33,8 +33,9 @@ public final class WorkerContext {
 
     /**
      * Most tasks nested on one thread when a join past {@link #MAX_HELP_DEPTH_WITHOUT_SPARE} runs the
-     * very task it waits for ({@link #runJoinedTaskPastBound}). Such runs follow what the tasks wait
-     * for, not the length of a queue, and end the waits they serve.
+     * very task it waits for ({@link #runJoinedTaskPastBound}), or a wait with no spare runs the task
+     * it awaits ({@link #runAwaitedTask}). Such runs follow what the tasks wait for, not the length
+     * of a queue, and end the waits they serve.
      */
     static final int MAX_JOINED_RUN_DEPTH = 2 * MAX_HELP_DEPTH_WITHOUT_SPARE;
 
@@ -237,9 +238,33 @@ public final class WorkerContext {
      * {@code claim} then claims it (false when a run elsewhere, or a drain, has it). True when it
      * ran; false at once on any other thread, or for a group of another pool. Without it, a task
      * that every worker and spare waits for would wait in its queue for ever.
+     *
+     * <p>Up to {@link #MAX_JOINED_RUN_DEPTH} tasks nested on the thread, as for a join's run of the
+     * task it joins: the waits that find no spare are typically those deep in joins' help, where
+     * every thread of the pool runs helped tasks nested in one another and the innermost waits. With
+     * the bound of the helps themselves ({@link #MAX_HELP_DEPTH}), that innermost waiter could not
+     * run what it waits for either, and with every other thread waiting on what it holds the pool
+     * would wait for ever.
      */
     public static boolean runAwaitedTask(Group target, Runnable task, BooleanSupplier claim) {
-        return runAwaitedTask(target, task, claim, MAX_HELP_DEPTH);
+        return runAwaitedTask(target, task, claim, MAX_JOINED_RUN_DEPTH);
+    }
+
+    /**
+     * True when the calling worker or spare may not run {@code target}'s tasks because target's mask
+     * leaves out its CPU (a spare's: that of the worker it stands or last stood in for), so that
+     * {@link #runAwaitedTask} refuses them for as long as the mask stays; false on any other thread.
+     */
+    public static boolean keptOffByMask(Group target) {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return !target.allows(wt.worker.index);
+        }
+        if (t instanceof SpareThreads.SpareThread st) {
+            Worker near = st.spare.lastStoodFor;
+            return near != null && !target.allows(near.index);
+        }
+        return false;
     }
 
     /**

@@ -142,6 +142,14 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
         return super.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * A blocker that waits for this task to be done, as {@code get} does, but no later than
+     * {@code deadline} ({@code System.nanoTime()}): for a wait that wants to look again meanwhile.
+     */
+    protected final ForkJoinPool.ManagedBlocker waiterUntil(long deadline) {
+        return new Waiter(true, deadline);
+    }
+
     /** Waits for completion (or the deadline) through FutureTask's own wait, ignoring the outcome. */
     private final class Waiter implements ForkJoinPool.ManagedBlocker {
         private final boolean timed;

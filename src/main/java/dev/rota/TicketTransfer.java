@@ -33,12 +33,20 @@ final class TicketTransfer {
 
     /**
      * How often a wait that found no spare, and may not run the task it awaits because that task's
-     * group is kept off the waiter's CPU, looks again at the mask. A mask may be lifted while the
+     * group is kept off the waiter's CPU, looks at the mask again. A mask may be lifted while the
      * wait lasts, and then the waiter runs the task; a wait that only waited for the next spare to
-     * come free would wait for ever once every thread of the pool waits so. Only such waits look
-     * again, so that the others cost no wake-ups.
+     * come free would wait for ever once every thread of the pool waits so.
      */
     static final long MASK_RECHECK_NANOS = 1_000_000;
+
+    /**
+     * How long a wait that found no spare, and may not run the task it awaits for another reason
+     * (a run elsewhere holds it, the thread runs too many tasks nested, the pool is stopping),
+     * blocks before it tries both again. Those reasons end with the task, or for good; but the mask
+     * may have kept the task off this CPU when the run was refused and let it in just after, and
+     * this bounds what such a race costs.
+     */
+    static final long RETRY_NANOS = 100_000_000;
 
     /** A blocking step of a wait, made while the wait's loans stand. */
     @FunctionalInterface
@@ -65,14 +73,13 @@ final class TicketTransfer {
      * ({@code claim} decides, see {@link WorkerContext#runAwaitedTask}), as a ForkJoinPool's join
      * runs the task it waits for, and waits as before only if it could not: otherwise, once every
      * worker and spare waits so, the tasks they wait for would stay queued for ever. The waiting
-     * task's group then pays for that run, as its tickets would have been lent for the wait. Where
-     * target's mask keeps the task off the waiter's CPU, the wait looks at the mask again every
-     * {@link #MASK_RECHECK_NANOS}, blocking in {@code until}'s blockers meanwhile (each waits for what
-     * {@code blocker} does, up to the deadline given), and once the mask lets that CPU in, tries the
-     * spare and the run again.
+     * task's group then pays for that run, as its tickets would have been lent for the wait. A wait
+     * that could do neither is one managed block (see {@link Patient}) until the task is done, or
+     * until it may be worth trying both again; {@code blockerUntil} gives the blockers it waits in,
+     * each waiting for what {@code blocker} does, up to the deadline given.
      */
     static void await(Group target, ForkJoinPool.ManagedBlocker blocker, Runnable awaited, BooleanSupplier claim,
-            LongFunction<ForkJoinPool.ManagedBlocker> until) throws InterruptedException {
+            LongFunction<ForkJoinPool.ManagedBlocker> blockerUntil) throws InterruptedException {
         Group waiter = WorkerContext.currentGroup();
         if (waiter == null) {
             while (!blocker.isReleasable() && !blocker.block()) {
@@ -87,21 +94,50 @@ final class TicketTransfer {
         }
         while (!lendWhile(dispatcher, waiter, target, () -> Engine.blockWithSpare(blocker))
                 && !(runAwaitedTask(waiter, target, awaited, claim) && blocker.isReleasable())) {
-            if (!WorkerContext.keptOffByMask(target)) {
-                // Claimed by a run elsewhere, too deep, or stopping: it ends with that run, or
-                // needs this thread no more; the next spare to come free stands in meanwhile.
-                lendWhile(dispatcher, waiter, target, () -> managedBlock(blocker));
-                return;
-            }
-            lendWhile(dispatcher, waiter, target, () -> {
-                while (!blocker.isReleasable() && WorkerContext.keptOffByMask(target)) {
-                    Engine.managedBlock(until.apply(System.nanoTime() + MASK_RECHECK_NANOS));
-                }
-                return true;
-            });
+            Patient patient = new Patient(blocker, blockerUntil, target);
+            lendWhile(dispatcher, waiter, target, () -> managedBlock(patient));
             if (blocker.isReleasable()) {
                 return;
             }
+        }
+    }
+
+    /**
+     * The blocker of a wait that found no spare and could not run its task: releasable once the
+     * task is done, or once trying again may help. Kept off the waiter's CPU by the task's group's
+     * mask when it begins, it looks at the mask every {@link #MASK_RECHECK_NANOS} and is releasable
+     * once the mask lets that CPU in; otherwise after {@link #RETRY_NANOS}. It blocks within one
+     * managed block all the while (its {@code block()} returns false until then), so that the wait
+     * keeps its spare, or its place in the queue for the next spare to come free, and the waiter's
+     * slice stays paused throughout.
+     */
+    private static final class Patient implements ForkJoinPool.ManagedBlocker {
+        private final ForkJoinPool.ManagedBlocker blocker;
+        private final LongFunction<ForkJoinPool.ManagedBlocker> blockerUntil;
+        private final Group target;
+        private final boolean keptOff;
+        private final long retryAt;
+
+        Patient(ForkJoinPool.ManagedBlocker blocker, LongFunction<ForkJoinPool.ManagedBlocker> blockerUntil,
+                Group target) {
+            this.blocker = blocker;
+            this.blockerUntil = blockerUntil;
+            this.target = target;
+            this.keptOff = WorkerContext.keptOffByMask(target);
+            this.retryAt = System.nanoTime() + RETRY_NANOS;
+        }
+
+        @Override
+        public boolean block() throws InterruptedException {
+            long deadline = keptOff ? System.nanoTime() + MASK_RECHECK_NANOS : retryAt;
+            blockerUntil.apply(deadline).block();
+            return isReleasable();
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return blocker.isReleasable()
+                    || (keptOff ? !WorkerContext.keptOffByMask(target) : System.nanoTime() - retryAt >= 0);
         }
     }
 

@@ -197,16 +197,16 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             });
             try {
                 Liveness.await(held, "worker 1 held");
-                CountDownLatch waiting = new CountDownLatch(1);
+                AtomicReference<Thread> waiting = new AtomicReference<>();
                 AtomicReference<Thread> serverRanOn = new AtomicReference<>();
                 Future<Thread> waiter = client.submit(() -> {
                     Future<?> reply = server.submit(() -> serverRanOn.set(Thread.currentThread()));
-                    waiting.countDown();
+                    waiting.set(Thread.currentThread());
                     reply.get();
                     return Thread.currentThread();
                 });
-                Liveness.await(waiting, "the client waits");
-                Thread.sleep(20);                        // the wait has found the mask and blocks
+                Liveness.awaitCondition(() -> waiting.get() != null && waiting.get().getState() == Thread.State.TIMED_WAITING,
+                        "the client waits, looking at the mask again now and then");
                 assertFalse(waiter.isDone(), "nobody may run the server's task while its mask keeps it on the held CPU");
                 server.allowAllCpus();
                 Thread waiterThread = waiter.get(Liveness.SECONDS, TimeUnit.SECONDS);
@@ -219,28 +219,22 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
 
     /**
      * A wait with no spare deep in joins' help, past the bound on their nesting, still runs the task
-     * it awaits. On one worker with no spares, the first of 41 tasks of one group joins the last,
-     * which waits for a task of another group; each task between them joins the last too. Each join
-     * helps with the next task queued, so the last runs 41 helps deep, past the 32 of the bound, and
-     * there only this thread can run the task it waits for.
+     * it awaits, and so does every wait inside that run, down to some 120 tasks nested on one thread.
+     * On one worker with no spares, the first of {@value #JOINERS} tasks of one group joins the last,
+     * and each task between them joins the last too: each join helps with the next task queued, so
+     * the last runs {@value #JOINERS} helps deep, past the 32 of the bound. It waits for a task of
+     * another group, which waits for one of a third, and so on, {@value #CHAIN} waits in a chain,
+     * each of which only this thread can run.
      */
     @Test
     void aWaitDeepInJoinsHelpRunsTheTaskItAwaits() throws Exception {
         try (RotaPool pool = oneWorkerNoSpares()) {
             TaskGroup joins = pool.group("joins", 100);
-            TaskGroup server = pool.group("server", 100);
-            AtomicReference<Thread> serverRanOn = new AtomicReference<>();
+            TaskGroup[] servers = {pool.group("server-a", 100), pool.group("server-b", 100)};
             RotaTask<Integer> last = new RotaTask<>() {
                 @Override
                 protected Integer compute() {
-                    try {
-                        return server.submit(() -> {
-                            serverRanOn.set(Thread.currentThread());
-                            return 42;
-                        }).get();
-                    } catch (InterruptedException | ExecutionException e) {
-                        throw new IllegalStateException(e);
-                    }
+                    return waitInChain(servers, CHAIN);
                 }
             };
             CountDownLatch queued = new CountDownLatch(1);
@@ -252,7 +246,7 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
                 }
             };
             joins.submit(first);
-            for (int i = 0; i < 40; i++) {
+            for (int i = 0; i < JOINERS - 2; i++) {
                 joins.submit(new RotaTask<Integer>() {
                     @Override
                     protected Integer compute() {
@@ -262,8 +256,25 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
             }
             joins.submit(last);
             queued.countDown();
-            assertEquals(42, first.get(Liveness.SECONDS, TimeUnit.SECONDS));
-            assertEquals(pool.name() + "-worker-0", serverRanOn.get().getName(), "the one worker ran the server's task");
+            assertEquals(CHAIN, first.get(Liveness.SECONDS, TimeUnit.SECONDS));
+            // Each ran in place, its copy in the queue counted once a worker skips it.
+            Liveness.awaitCondition(() -> servers[0].stats().completedTasks() + servers[1].stats().completedTasks() == CHAIN,
+                    "every task of the chain counted once");
+        }
+    }
+
+    private static final int JOINERS = 60;
+    private static final int CHAIN = 60;
+
+    /** Submits the next link of a chain of {@code left} waits to the other server group and waits for it; returns the chain's length. */
+    private static int waitInChain(TaskGroup[] servers, int left) {
+        if (left == 0) {
+            return 0;
+        }
+        try {
+            return servers[left % 2].submit(() -> waitInChain(servers, left - 1)).get() + 1;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
         }
     }
 

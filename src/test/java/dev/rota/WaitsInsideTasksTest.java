@@ -382,11 +382,12 @@ class WaitsInsideTasksTest {
     /** Waits, within the liveness bound, until the thread set in {@code thread} is in {@code state}. */
     private static void awaitState(AtomicReference<Thread> thread, Thread.State state, String what) {
         long deadline = System.nanoTime() + SECONDS.toNanos(Liveness.SECONDS);
-        while ((thread.get() == null || thread.get().getState() != state) && System.nanoTime() < deadline) {
+        Thread.State seen = null;
+        while ((thread.get() == null || (seen = thread.get().getState()) != state) && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         assertTrue(thread.get() != null, what + ": the task never started");
-        assertEquals(state, thread.get().getState(), what);
+        assertEquals(state, seen, what);                // the state seen: a timed wait is RUNNABLE for a moment as it looks again
     }
 
     /** isTerminated() true must mean awaitTermination(0) true: both read one fact. */

@@ -147,7 +147,11 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         } catch (Throwable failure) {
             // Nobody will ever hold this pool to shut it down: its workers, started and idle, would
             // stay for good (a retried commonPool() would add a set per try). Nothing is queued yet.
-            engine.shutdownNow();
+            try {
+                engine.shutdownNow();
+            } catch (Throwable stopFailure) {
+                failure.addSuppressed(stopFailure);
+            }
             throw failure;
         }
     }

@@ -47,13 +47,7 @@ class GroupChurnStressTest {
 
     @Test
     void tasksRunOnceWhileTicketsFundingMasksAndLoansChange() throws Exception {
-        long seed = System.nanoTime();
-        SplittableRandom random = new SplittableRandom(seed);
-        for (StressRounds rounds = StressRounds.of(ROUNDS); rounds.another(); ) {
-            int round = rounds.current();
-            runRound("seed " + seed + ", round " + round, round % 2 == 0 ? SharePolicy.STRIDE : SharePolicy.LOTTERY,
-                    random.split());
-        }
+        StressRounds.alternatingPolicies(ROUNDS, GroupChurnStressTest::runRound);
     }
 
     private static void runRound(String round, SharePolicy policy, SplittableRandom random) throws Exception {

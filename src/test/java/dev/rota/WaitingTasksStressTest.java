@@ -35,13 +35,7 @@ class WaitingTasksStressTest {
 
     @Test
     void tasksThatWaitForOtherGroupsAllCompleteAndThePoolTerminates() throws Exception {
-        long seed = System.nanoTime();
-        SplittableRandom random = new SplittableRandom(seed);
-        for (StressRounds rounds = StressRounds.of(ROUNDS); rounds.another(); ) {
-            int round = rounds.current();
-            runRound("seed " + seed + ", round " + round, round % 2 == 0 ? SharePolicy.STRIDE : SharePolicy.LOTTERY,
-                    random.split());
-        }
+        StressRounds.alternatingPolicies(ROUNDS, WaitingTasksStressTest::runRound);
     }
 
     private static void runRound(String round, SharePolicy policy, SplittableRandom random) throws Exception {

@@ -1,5 +1,8 @@
 package dev.rota.contract;
 
+import dev.rota.SharePolicy;
+import java.util.SplittableRandom;
+
 /**
  * The rounds of a stress test. In a normal build, its fixed number, so that the suite stays short.
  * With the system property {@value #SOAK_MINUTES} set to M (a soak, shown in README.md), a soaking
@@ -69,5 +72,26 @@ public final class StressRounds {
     /** The number of the round that {@link #another()} last admitted. */
     public int current() {
         return next - 1;
+    }
+
+    /** One round of a test that alternates the share policies: see {@link #alternatingPolicies}. */
+    @FunctionalInterface
+    public interface PolicyRound {
+        void run(String round, SharePolicy policy, SplittableRandom random) throws Exception;
+    }
+
+    /**
+     * Runs {@code fixedRounds} rounds (or a soak, as {@link #of(int)}): stride in even rounds,
+     * lottery in odd ones, each with a generator split from one seeded by the clock, and a label that
+     * names the seed and the round, so that a failure can be replayed.
+     */
+    public static void alternatingPolicies(int fixedRounds, PolicyRound body) throws Exception {
+        long seed = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (StressRounds rounds = of(fixedRounds); rounds.another(); ) {
+            int round = rounds.current();
+            body.run("seed " + seed + ", round " + round, round % 2 == 0 ? SharePolicy.STRIDE : SharePolicy.LOTTERY,
+                    random.split());
+        }
     }
 }

@@ -575,7 +575,7 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
                     // the run could keep it past its deadline, and it ends by itself.
                     try {
                         TicketTransfer.await(delayed ? null : owner, blocker(timed, deadline), timed ? null : this,
-                                this::unstarted, until -> blocker(true, until));
+                                this::unstarted, deadlineNanos -> blocker(true, deadlineNanos));
                     } catch (InterruptedException e) {
                         if (interruptible) {
                             return INTERRUPTED;

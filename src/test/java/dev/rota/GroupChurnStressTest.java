@@ -9,6 +9,7 @@ import dev.rota.contract.Liveness;
 import dev.rota.contract.RunCounter;
 import dev.rota.contract.StressRounds;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.SplittableRandom;
@@ -142,22 +143,12 @@ class GroupChurnStressTest {
 
     /** The whole stacks of the pool threads waiting with no spare standing in (those in a plain managed block). */
     private static String waitsWithoutSpare() {
-        StringBuilder dump = new StringBuilder();
-        for (var entry : Thread.getAllStackTraces().entrySet()) {
-            StackTraceElement[] frames = entry.getValue();
-            if (java.util.Arrays.stream(frames).anyMatch(f -> f.getMethodName().equals("managedBlock")
-                    && f.getClassName().equals("dev.rota.core.Engine"))) {
-                dump.append('"').append(entry.getKey().getName()).append("\"\n");
-                for (StackTraceElement frame : frames) {
-                    dump.append("    at ").append(frame).append('\n');
-                }
-            }
-        }
-        return dump.toString();
+        return Liveness.threadDump(frames -> Arrays.stream(frames).anyMatch(frame -> frame.getMethodName().equals("managedBlock")
+                && frame.getClassName().equals("dev.rota.core.Engine")), Integer.MAX_VALUE);
     }
 
     /**
-     * Kind 0 to 9: the task itself; 10 to 12: after a busy spell of up to 20 µs; 13 and 14: in a fork
+     * Kind 0 to 9: the task itself; 10 to 12: after a busy spell of 6, 12 or 18 µs; 13 and 14: in a fork
      * that the task joins; 15: in a task submitted to {@code other}, which this one waits for.
      */
     private static Runnable task(Runnable counted, TaskGroup other, int kind) {
@@ -167,10 +158,7 @@ class GroupChurnStressTest {
         if (kind < 13) {
             long spin = (kind - 9) * 6_000L;
             return () -> {
-                long end = System.nanoTime() + spin;
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
+                Backlog.spin(spin);
                 counted.run();
             };
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * Generous liveness bounds for the contract tests. They only turn a hang into a failure with a
@@ -75,13 +76,24 @@ public final class Liveness {
      * a hang seen once on a CI machine says where each thread was.
      */
     public static String threadDump() {
+        return threadDump(frames -> true, DUMP_FRAMES);
+    }
+
+    /**
+     * As {@link #threadDump()}, for the threads whose stack {@code which} accepts, with up to
+     * {@code maxFrames} frames each: for a hang whose cause lies deep in a stack.
+     */
+    public static String threadDump(Predicate<StackTraceElement[]> which, int maxFrames) {
         StringBuilder dump = new StringBuilder();
         for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+            StackTraceElement[] frames = entry.getValue();
+            if (!which.test(frames)) {
+                continue;
+            }
             Thread thread = entry.getKey();
             dump.append('"').append(thread.getName()).append("\" ").append(thread.getState())
                     .append(thread.isDaemon() ? " daemon" : "").append('\n');
-            StackTraceElement[] frames = entry.getValue();
-            for (int i = 0; i < Math.min(frames.length, DUMP_FRAMES); i++) {
+            for (int i = 0; i < Math.min(frames.length, maxFrames); i++) {
                 dump.append("    at ").append(frames[i]).append('\n');
             }
         }

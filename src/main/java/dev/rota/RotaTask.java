@@ -325,6 +325,51 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         }
     }
 
+    /**
+     * Waits at most {@code timeout} for this task as {@link #get(long, TimeUnit)} does, helping in the
+     * same way on a pool thread, but reports no outcome: true when the task is done (normally,
+     * exceptionally or cancelled) by then, false when the time ran out first. As
+     * {@code ForkJoinTask.quietlyJoin(long, TimeUnit)}; a timeout of zero or less only looks.
+     *
+     * @throws InterruptedException if the calling thread is interrupted before the task is done, or
+     *         (on a pool thread) the pool stops meanwhile; the interrupt status is then cleared
+     */
+    public final boolean quietlyJoin(long timeout, TimeUnit unit) throws InterruptedException {
+        int s = awaitTimed(timeout, unit, true);
+        if (s == INTERRUPTED) {
+            throw new InterruptedException("interrupted while waiting for " + this);
+        }
+        return s != TIMED_OUT;
+    }
+
+    /**
+     * As {@link #quietlyJoin(long, TimeUnit)}, but an interrupt does not end the wait: it is kept, and
+     * set again on the calling thread before this returns. True when the task is done by the
+     * timeout. As {@code ForkJoinTask.quietlyJoinUninterruptibly(long, TimeUnit)}.
+     */
+    public final boolean quietlyJoinUninterruptibly(long timeout, TimeUnit unit) {
+        return awaitTimed(timeout, unit, false) != TIMED_OUT;
+    }
+
+    /**
+     * The status once this task is done, or {@link #TIMED_OUT} after {@code timeout}, or (when
+     * {@code interruptible}) {@link #INTERRUPTED} with the flag cleared. No time left only looks: a
+     * deadline of now + nanos would overflow for a huge negative timeout. An interrupt is looked at
+     * before the time, as {@code FutureTask.get} does.
+     */
+    private int awaitTimed(long timeout, TimeUnit unit, boolean interruptible) {
+        Objects.requireNonNull(unit, "unit");
+        long nanos = unit.toNanos(timeout);
+        int s = status;
+        if (s != PENDING) {
+            return s;
+        }
+        if (nanos > 0) {
+            return awaitDone(interruptible, true, System.nanoTime() + nanos);
+        }
+        return interruptible && Thread.interrupted() ? INTERRUPTED : TIMED_OUT;
+    }
+
     /** Runs this task in the calling thread if it has not run yet, then {@link #quietlyJoin()}s it. */
     public final void quietlyInvoke() {
         run();
@@ -788,19 +833,12 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
      */
     @Override
     public final T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        Objects.requireNonNull(unit, "unit");
-        long nanos = unit.toNanos(timeout);
-        int s = status;
-        if (s == PENDING) {
-            // No time left only looks: a deadline now + nanos would overflow for a huge negative timeout.
-            s = nanos > 0 ? awaitDone(true, true, System.nanoTime() + nanos)
-                    : Thread.interrupted() ? INTERRUPTED : TIMED_OUT; // an interrupt first, as FutureTask's
-            if (s == INTERRUPTED) {
-                throw new InterruptedException("interrupted while waiting for " + this);
-            }
-            if (s == TIMED_OUT) {
-                throw new TimeoutException("not done after " + timeout + " " + unit + ": " + this);
-            }
+        int s = awaitTimed(timeout, unit, true);
+        if (s == INTERRUPTED) {
+            throw new InterruptedException("interrupted while waiting for " + this);
+        }
+        if (s == TIMED_OUT) {
+            throw new TimeoutException("not done after " + timeout + " " + unit + ": " + this);
         }
         return reportForGet(s);
     }

@@ -166,6 +166,121 @@ class RotaTaskTest {
         assertFalse(RotaTask.inPool(), "the test's own thread");
     }
 
+    /** A task that waits for its latch before it completes with 7. */
+    static RotaTask<Integer> gatedBy(CountDownLatch gate) {
+        return RotaTask.adapt(() -> {
+            assertTrue(gate.await(Liveness.SECONDS, TimeUnit.SECONDS), "gate never opened");
+            return 7;
+        });
+    }
+
+    /** ForkJoinTask.quietlyJoin(timeout, unit) and quietlyJoinUninterruptibly: true once done, false on a timeout. */
+    @Test
+    void timedQuietJoinsTellDoneFromTimedOutAndReportNoOutcome() throws Exception {
+        RuntimeException thrown = new IllegalStateException("fails quietly");
+        Throwing<Long> failing = new Throwing<>(thrown);
+        pool.execute(failing);
+        assertTrue(failing.quietlyJoin(Liveness.SECONDS, TimeUnit.SECONDS), "a failed task is done");
+        assertSame(thrown, failing.getException());
+        assertTrue(failing.quietlyJoinUninterruptibly(0, TimeUnit.SECONDS), "a done task needs no time");
+
+        Fib cancelled = new Fib(10);
+        cancelled.cancel(false);
+        assertTrue(cancelled.quietlyJoin(-1, TimeUnit.DAYS), "a cancelled task is done");
+
+        CountDownLatch gate = new CountDownLatch(1);
+        RotaTask<Integer> gated = gatedBy(gate);
+        pool.execute(gated);
+        assertFalse(gated.quietlyJoin(20, TimeUnit.MILLISECONDS), "done before its gate opened");
+        assertFalse(gated.quietlyJoinUninterruptibly(20, TimeUnit.MILLISECONDS), "done before its gate opened");
+        assertFalse(gated.quietlyJoin(0, TimeUnit.NANOSECONDS), "no time only looks");
+        assertFalse(gated.quietlyJoin(Long.MIN_VALUE, TimeUnit.DAYS), "a huge negative timeout only looks");
+        assertFalse(gated.isDone(), "a timed-out quiet join leaves the task to run");
+        gate.countDown();
+        assertTrue(gated.quietlyJoin(Liveness.SECONDS, TimeUnit.SECONDS), "the task ran once its gate opened");
+        assertEquals(7, gated.join());
+
+        String message = assertThrows(NullPointerException.class, () -> gated.quietlyJoin(1, null)).getMessage();
+        assertTrue(message.contains("unit"), message);
+        assertThrows(NullPointerException.class, () -> gated.quietlyJoinUninterruptibly(1, null));
+    }
+
+    /** On a worker the timed quiet join helps as join() does: a one-worker pool runs the fork it waits for. */
+    @Test
+    void timedQuietJoinOnTheOnlyWorkerRunsTheForkItWaitsFor() throws Exception {
+        RotaPool single = RotaPool.builder().workers(1).build();
+        try {
+            boolean[] joined = new boolean[2];
+            single.invoke(new RotaTask<Void>() {
+                @Override
+                protected Void compute() {
+                    Fib fib = new Fib(18);
+                    fib.fork();
+                    try {
+                        joined[0] = fib.quietlyJoin(Liveness.SECONDS, TimeUnit.SECONDS) && fib.isCompletedNormally();
+                    } catch (InterruptedException e) {
+                        throw new AssertionError("interrupted", e);
+                    }
+                    Fib other = new Fib(17);
+                    other.fork();
+                    joined[1] = other.quietlyJoinUninterruptibly(Liveness.SECONDS, TimeUnit.SECONDS)
+                            && other.join() == Fib.slow(17);
+                    return null;
+                }
+            });
+            assertTrue(joined[0], "quietlyJoin(timeout) did not see its fork done");
+            assertTrue(joined[1], "quietlyJoinUninterruptibly(timeout) did not see its fork done");
+        } finally {
+            single.shutdownNow();
+            assertTrue(single.awaitTermination(Liveness.SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The interruptible form throws and clears the flag; the other keeps waiting and sets the flag again. */
+    @Test
+    void timedQuietJoinsAnswerInterruptsAsTheJdksDo() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        RotaTask<Integer> gated = gatedBy(gate);
+        pool.execute(gated);
+
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> gated.quietlyJoin(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertFalse(Thread.interrupted(), "the interrupt stays set after InterruptedException");
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> gated.quietlyJoin(0, TimeUnit.SECONDS),
+                "an interrupt is looked at before the time, as FutureTask.get does");
+        assertFalse(Thread.interrupted(), "the interrupt stays set after InterruptedException");
+
+        Thread.currentThread().interrupt();
+        assertFalse(gated.quietlyJoinUninterruptibly(20, TimeUnit.MILLISECONDS), "done before its gate opened");
+        assertTrue(Thread.interrupted(), "the uninterruptible wait lost the interrupt");
+
+        // An interrupt during the uninterruptible wait does not end it: the gate opens after it.
+        Thread waiter = Thread.currentThread();
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread opener = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(20);
+                interruptSent.set(true);
+                waiter.interrupt();
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            } finally {
+                gate.countDown();
+            }
+        });
+        try {
+            assertTrue(gated.quietlyJoinUninterruptibly(Liveness.SECONDS, TimeUnit.SECONDS),
+                    "the uninterruptible wait ended before the task was done");
+            assertTrue(gated.isDone());
+        } finally {
+            opener.join();
+        }
+        assertTrue(interruptSent.get());
+        assertTrue(Thread.interrupted(), "the interrupt sent during the wait was not set again");
+    }
+
     @Test
     void recursiveFibonacci() {
         assertEquals(Fib.slow(27), pool.invoke(new Fib(27)));

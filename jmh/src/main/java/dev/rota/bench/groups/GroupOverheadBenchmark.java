@@ -56,6 +56,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * groups' bookkeeping weighs most; with 1000 (one microsecond), two workers run fewer tasks than one
  * submitter offers, and the ratio says what the groups cost tasks that do some work.
  *
+ * <p>{@code run} sets how many consecutive tasks a submitter sends to one executor before it moves
+ * on. At its default of 1 each thread spreads its stream task by task over the three groups, the
+ * pattern that costs the groups most: every offer writes another group's inbox and admission lines,
+ * which the workers serving those groups read meanwhile. A thread that sends its tasks to one tier
+ * at a time (runs of 16 or 256) shows what the groups cost a submitter that serves one tier.
+ *
  * <p>After each trial one line per group gives Rota's {@code GroupStats}: tasks, slices, and tasks
  * per slice, the figure that turns the cost of one scheduling decision ({@link DecisionCostBenchmark})
  * into a cost per task; a line before them gives each worker's {@code WorkerStats} (tasks run, tasks
@@ -91,9 +97,16 @@ public class GroupOverheadBenchmark {
     @Param({"0"})
     public long taskNanos;
 
+    /**
+     * Consecutive tasks a submitter sends to one executor before it moves on to the next: 1 spreads
+     * its stream task by task over the three groups, a larger run sends them in runs of that length.
+     */
+    @Param({"1"})
+    public int run;
+
     private ExecutorService executor;
     private Tiers tiers;
-    /** Where the submitters send task i: executors[i % 3]. */
+    /** Where the submitters send their tasks, in turn ({@link #run} at a time). */
     private ExecutorService[] executors;
 
     @Setup(Level.Trial)
@@ -136,27 +149,41 @@ public class GroupOverheadBenchmark {
         submitter.submitBatchAndAwait(executors);
     }
 
-    /** One submitting thread: its task, its round-robin position, and the count of its tasks that have run. */
+    /**
+     * One submitting thread: its task, its round-robin position (the executor, and the tasks sent to
+     * it in the current run), and the count of its tasks that have run.
+     */
     @State(Scope.Thread)
     public static class Submitter {
         private final CompletionCount count = new CompletionCount(STALL_SECONDS);
         private int next;
+        private int sentInRun;
+        private int run;
         /** What this thread submits: its count's task, after {@code taskNanos} of work. */
         private Runnable task;
 
         @Setup(Level.Trial)
         public void makeTask(GroupOverheadBenchmark benchmark) {
+            if (benchmark.run < 1) {
+                throw new IllegalArgumentException("run must be >= 1: " + benchmark.run);
+            }
+            run = benchmark.run;
             task = workingTask(count.task(), benchmark.taskNanos);
         }
 
         void submitBatchAndAwait(ExecutorService[] executors) {
             Runnable task = this.task;
             int n = next;
+            int sent = sentInRun;
             for (int i = 0; i < TASKS_PER_BATCH; i++) {
                 executors[n].execute(task);
-                n = n == executors.length - 1 ? 0 : n + 1;
+                if (++sent == run) {
+                    sent = 0;
+                    n = n == executors.length - 1 ? 0 : n + 1;
+                }
             }
             next = n;
+            sentInRun = sent;
             count.submitted(TASKS_PER_BATCH);
             count.awaitAll();
         }

@@ -124,6 +124,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         this.defaultGroup = new TaskGroup(this, engine.defaultGroup(), baseCurrency, LAST_GROUP_ID.incrementAndGet());
         groups.add(defaultGroup);
         engine.cancelLeftoversWith(GroupFuture::cancelLeftover);
+        engine.ownedBy(this);
         List<PinResult> pins = engine.start();
         try {
             List<CpuTopology.WorkerPlacement> placements = new ArrayList<>(pins.size());

@@ -386,6 +386,15 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
         return WorkerContext.runsTasks();
     }
 
+    /**
+     * The pool whose tasks the calling thread runs (as a worker, or a spare standing in for one), or
+     * null on any other thread. As {@code ForkJoinTask.getPool()}.
+     */
+    public static RotaPool getPool() {
+        Engine engine = WorkerContext.currentEngine();
+        return engine == null ? null : (RotaPool) engine.owner();
+    }
+
     /** Forks all but the first, runs the first here, then joins all; rethrows the first failure met. */
     public static void invokeAll(RotaTask<?>... tasks) {
         Objects.requireNonNull(tasks, "tasks");

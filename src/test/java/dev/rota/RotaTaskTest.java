@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -279,6 +280,36 @@ class RotaTaskTest {
         }
         assertTrue(interruptSent.get());
         assertTrue(Thread.interrupted(), "the interrupt sent during the wait was not set again");
+    }
+
+    /** ForkJoinTask.getPool(): the pool of a worker or a spare, null on any other thread. */
+    @Test
+    void getPoolNamesThePoolWhoseTasksTheThreadRuns() throws Exception {
+        assertSame(null, RotaTask.getPool(), "the test's own thread");
+        Callable<RotaPool> getPool = RotaTask::getPool;
+        assertSame(pool, pool.submit(getPool).get(Liveness.SECONDS, TimeUnit.SECONDS));
+        assertSame(pool, pool.invoke(RotaTask.adapt(getPool)), "a RotaTask run by a worker");
+
+        try (RotaPool other = RotaPool.builder().workers(1).build()) {
+            AtomicReference<RotaPool> fromThreadOfTask = new AtomicReference<>(pool);
+            RotaPool seenByOther = pool.submit(() -> {
+                Thread started = Thread.ofPlatform().start(() -> fromThreadOfTask.set(RotaTask.getPool()));
+                started.join();
+                return other.submit(getPool).get(Liveness.SECONDS, TimeUnit.SECONDS);
+            }).get(Liveness.SECONDS, TimeUnit.SECONDS);
+            assertSame(other, seenByOther, "a task of another pool, submitted from this one's task");
+            assertSame(null, fromThreadOfTask.get(), "a thread a task starts runs no pool's tasks");
+
+            try (BlockedOnlyWorker blocked = BlockedOnlyWorker.block(other)) {
+                AtomicReference<Thread> runner = new AtomicReference<>();
+                RotaPool onSpare = other.submit(() -> {
+                    runner.set(Thread.currentThread());
+                    return RotaTask.getPool();
+                }).get(Liveness.SECONDS, TimeUnit.SECONDS);
+                assertTrue(runner.get() != blocked.thread.get(), "the spare, not the blocked worker, ran it");
+                assertSame(other, onSpare, "a spare standing in for a worker");
+            }
+        }
     }
 
     @Test

@@ -113,6 +113,11 @@ public final class Engine {
      * default. Set before {@link #start} only (the threads' start publishes it).
      */
     private Consumer<Future<?>> leftoverCanceller = leftover -> leftover.cancel(false);
+    /**
+     * The public object this engine runs for (its {@code RotaPool}), for whoever holds only the engine
+     * ({@code RotaTask.getPool()}). Set before {@link #start} only (the threads' start publishes it).
+     */
+    private Object owner;
 
     /**
      * @param cpus     the CPU of each worker, in worker order
@@ -843,6 +848,16 @@ public final class Engine {
      */
     public void cancelLeftoversWith(Consumer<Future<?>> canceller) {
         leftoverCanceller = Objects.requireNonNull(canceller, "canceller");
+    }
+
+    /** Records the public object this engine runs for (see {@link #owner()}); before {@link #start} only. */
+    public void ownedBy(Object owner) {
+        this.owner = Objects.requireNonNull(owner, "owner");
+    }
+
+    /** What {@link #ownedBy} recorded; null if nothing was. */
+    public Object owner() {
+        return owner;
     }
 
     /**

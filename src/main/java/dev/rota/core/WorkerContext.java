@@ -54,10 +54,14 @@ public final class WorkerContext {
         return Thread.currentThread() instanceof WorkerThread wt ? wt.worker : null;
     }
 
-    /** The engine of the worker running the calling thread, or null for any other thread. */
+    /**
+     * The engine the calling thread runs tasks for: a worker's, or that of the pool a spare stands in
+     * for; null for any other thread.
+     */
     public static Engine currentEngine() {
-        Worker w = current();
-        return w == null ? null : w.engine;
+        Thread t = Thread.currentThread();
+        return t instanceof WorkerThread wt ? wt.worker.engine
+                : t instanceof SpareThreads.SpareThread st ? st.spare.engine() : null;
     }
 
     /** True when the calling thread runs tasks for {@code engine}: one of its workers, or a spare standing in for one. */

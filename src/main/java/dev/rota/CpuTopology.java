@@ -43,10 +43,11 @@ public final class CpuTopology {
      * @param numaNode    NUMA node, -1 if unknown
      * @param llcId       id of the last-level cache it shares (the lowest CPU number sharing it), -1 if unknown
      * @param smtSiblings the other hardware threads of the same core, in ascending order (allowed or not)
+     * @throws NullPointerException naming {@code smtSiblings}, or the index of a null sibling
      */
     public record Cpu(int id, int coreId, int packageId, int numaNode, int llcId, List<Integer> smtSiblings) {
         public Cpu {
-            smtSiblings = List.copyOf(smtSiblings);
+            smtSiblings = NonNullLists.copyOf(smtSiblings, "smtSiblings");
         }
     }
 
@@ -90,9 +91,15 @@ public final class CpuTopology {
         this.workers = List.copyOf(workers);
     }
 
-    /** A topology of exactly these CPUs (ascending by id). */
+    /**
+     * A topology of exactly these CPUs (ascending by id).
+     *
+     * @throws NullPointerException     naming {@code cpus}, or the index of a null CPU
+     * @throws IllegalArgumentException if a CPU id or SMT sibling is negative, or a CPU is listed twice
+     *                                  (the message names it)
+     */
     public static CpuTopology of(List<Cpu> cpus) {
-        return new CpuTopology(cpus, List.of());
+        return new CpuTopology(NonNullLists.copyOf(cpus, "cpus"), List.of());
     }
 
     /**

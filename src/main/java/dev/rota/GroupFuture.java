@@ -6,6 +6,7 @@ import dev.rota.core.WorkerContext;
 import dev.rota.schedule.BlockingFutureTask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
@@ -75,8 +76,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
     /** What this future of a RotaTask gives when the task completes normally ({@code submit(task, result)}). */
     private final V result;
 
+    /** @throws NullPointerException naming {@code task} if {@code callable} is null (an {@code invokeAll} element) */
     GroupFuture(Callable<V> callable, Group group) {
-        super(callable);
+        super(Objects.requireNonNull(callable, "task"));
         this.group = group;
         this.rotaTask = null;
         this.result = null;

@@ -1,6 +1,7 @@
 package dev.rota;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -12,17 +13,21 @@ import java.util.Optional;
  */
 public record PoolSnapshot(long nanoTime, List<GroupStats> groups, List<WorkerStats> workers) {
 
+    /** @throws NullPointerException naming {@code groups} or {@code workers}, or the index of a null element */
     public PoolSnapshot {
-        groups = List.copyOf(groups);
-        workers = List.copyOf(workers);
+        groups = NonNullLists.copyOf(groups, "groups");
+        workers = NonNullLists.copyOf(workers, "workers");
     }
 
     /**
      * The figures of the group named {@code name}, if one was live. A name may stand for another
      * group in a later snapshot (a terminated group's name is free again): to diff two snapshots,
      * match groups by {@link GroupStats#id()}, as {@link #group(TaskGroup)} does.
+     *
+     * @throws NullPointerException if {@code name} is null
      */
     public Optional<GroupStats> group(String name) {
+        Objects.requireNonNull(name, "name");
         return groups.stream().filter(g -> g.name().equals(name)).findFirst();
     }
 

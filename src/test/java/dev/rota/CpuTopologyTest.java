@@ -223,6 +223,20 @@ class CpuTopologyTest {
         assertTrue(message.contains("CPU 2"), message);
     }
 
+    /** Null input is refused at once, naming the parameter or the index of the null element. */
+    @Test
+    void shouldRejectNullCpusNamingThem() {
+        Cpu zero = new Cpu(0, -1, -1, -1, -1, List.of());
+
+        assertEquals("cpus", assertThrows(NullPointerException.class, () -> CpuTopology.of(null)).getMessage());
+        assertEquals("cpus[1]", assertThrows(NullPointerException.class,
+                () -> CpuTopology.of(Arrays.asList(zero, null))).getMessage());
+        assertEquals("smtSiblings", assertThrows(NullPointerException.class,
+                () -> new Cpu(0, -1, -1, -1, -1, null)).getMessage());
+        assertEquals("smtSiblings[0]", assertThrows(NullPointerException.class,
+                () -> new Cpu(0, -1, -1, -1, -1, Arrays.asList(null, 1))).getMessage());
+    }
+
     @Test
     void shouldRestrictToChosenCpus() throws IOException {
         CpuTopology topology = twoSockets("0-15");

@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.contract.Liveness;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -534,6 +536,39 @@ class TaskGroupTest {
             assertTrue(after.group(foreign).isEmpty(), "a group of another pool is not in this snapshot");
             assertTrue(after.group(other.defaultGroup()).isEmpty());
             assertTrue(foreign.id() != second.id() && other.defaultGroup().id() != pool.defaultGroup().id());
+        }
+    }
+
+    /** A snapshot refuses null input naming it, as the rest of the API does; a null name is no group's. */
+    @Test
+    void aSnapshotRefusesNullsNamingThem() {
+        List<GroupStats> groups = pool.snapshot().groups();
+        List<WorkerStats> workers = pool.snapshot().workers();
+        assertEquals("groups", assertThrows(NullPointerException.class,
+                () -> new PoolSnapshot(0, null, workers)).getMessage());
+        assertEquals("workers", assertThrows(NullPointerException.class,
+                () -> new PoolSnapshot(0, groups, null)).getMessage());
+        List<GroupStats> withNull = new ArrayList<>(groups);
+        withNull.add(null);
+        assertEquals("groups[" + groups.size() + "]", assertThrows(NullPointerException.class,
+                () -> new PoolSnapshot(0, withNull, workers)).getMessage());
+        assertEquals("name", assertThrows(NullPointerException.class,
+                () -> pool.snapshot().group((String) null)).getMessage());
+    }
+
+    /**
+     * A null task among those given to invokeAll is refused with a NullPointerException naming it,
+     * as invokeAny and submit name theirs (the JDK's pools throw one without a message).
+     */
+    @Test
+    void invokeAllRefusesANullTaskNamingIt() {
+        TaskGroup gold = pool.group("gold", 1);
+        List<Callable<Integer>> tasks = Arrays.asList(() -> 1, null);
+        for (ExecutorService executor : List.of(pool, gold, gold.submitOnly())) {
+            assertEquals("task", assertThrows(NullPointerException.class, () -> executor.invokeAll(tasks)).getMessage(),
+                    executor.toString());
+            assertEquals("task", assertThrows(NullPointerException.class,
+                    () -> executor.invokeAll(tasks, 1, TimeUnit.SECONDS)).getMessage(), executor.toString());
         }
     }
 

@@ -93,8 +93,11 @@ import java.util.Map;
  * what the slices ran beyond two quanta, the test is aborted, as one that needs two CPUs is where there are fewer: nothing can be measured
  * there. So is one during which the host stole {@link #HOST_STEAL_TOO_MUCH} of the machine's CPU
  * time or more (Linux's steal time): a guest may count stolen time as its threads' own, which hides
- * it from the comparison above. Otherwise it fails: the pool's slices are too long, or the window
- * was loose for another reason (time left uncharged, a debt at its start).
+ * it from the comparison above. So is one during which other processes used {@link #OTHERS_TOO_MUCH}
+ * of the machine's CPU time or more ({@link OtherProcesses}): they stretch the gaps between slices as
+ * well as the slices, and leave debts that the next window starts from. Otherwise it fails: the
+ * pool's slices are too long, or the window was loose for another reason (time left uncharged, a debt
+ * at its start).
  */
 final class ShareWindow {
     /**
@@ -110,6 +113,13 @@ final class ShareWindow {
      * fine; this is well above that.
      */
     static final double HOST_STEAL_TOO_MUCH = 0.2;
+    /**
+     * The part of the machine's CPU time other processes may use during a window that is not tight
+     * before the test is aborted rather than failed: on an otherwise idle machine they used 0–4 % of
+     * it (the figure's resolution is a tick of 10 ms per CPU), and a test suite run beside this one
+     * took more than half of the time that the pool's slices were charged.
+     */
+    static final double OTHERS_TOO_MUCH = 0.2;
     /** A window is tight when every group's bound is at most this part of its entitlement. */
     static final double TIGHTNESS = 0.5;
     /** The part of the workers' time that may go to queues and idle moments rather than to slices. */
@@ -166,6 +176,9 @@ final class ShareWindow {
     /** {@link HostSteal} at the start of the window, then what the host took from all CPUs during it. */
     long stealSince;
     long stolenNanos;
+    /** {@link OtherProcesses} at the start of the window, then what other processes used during it. */
+    long othersSince;
+    long othersNanos;
     final int workers;
     final long quantumNanos;
     /**
@@ -254,6 +267,7 @@ final class ShareWindow {
                     return null;
                 });
                 recording.poolCpuSince = poolCpuTime(pool);
+                recording.othersSince = OtherProcesses.cpuNanosSoFar();
                 recording.stealSince = HostSteal.nanosSoFar();
                 window = recording;
             }
@@ -268,6 +282,7 @@ final class ShareWindow {
                 return measured.tight();
             });
             measured.poolCpuNanos = poolCpuTime(pool) - measured.poolCpuSince;
+            measured.othersNanos = OtherProcesses.cpuNanosSoFar() - measured.othersSince;
             if (tight) {
                 break;
             }
@@ -282,6 +297,7 @@ final class ShareWindow {
         });
         if (fromNow) {
             last.poolCpuNanos = poolCpuTime(pool) - last.poolCpuSince;
+            last.othersNanos = OtherProcesses.cpuNanosSoFar() - last.othersSince;
             last.stolenNanos = HostSteal.nanosSoFar() - last.stealSince;
         }
         return last;
@@ -503,9 +519,15 @@ final class ShareWindow {
             // A host that took a large part of every CPU stretches slices and the gaps between them
             // alike (time charged to nobody), and where the guest counts that steal as the threads'
             // own CPU time, takenDuringSlices() cannot see it.
-            double stolen = (double) stolenNanos / ((double) Runtime.getRuntime().availableProcessors() * wallNanos);
+            double machineNanos = (double) Runtime.getRuntime().availableProcessors() * wallNanos;
+            double stolen = stolenNanos / machineNanos;
             assumeFalse(stolen >= HOST_STEAL_TOO_MUCH, String.format("the host took %.0f %% of the machine's"
                     + " CPU time during the window (steal time): nothing can be measured: %s", 100 * stolen, verdict));
+            // Other processes competing for the CPUs stretch slices and gaps alike, and leave debts
+            // that later windows start from; nothing the pool does makes them use more.
+            double others = othersNanos / machineNanos;
+            assumeFalse(others >= OTHERS_TOO_MUCH, String.format("other processes used %.0f %% of the machine's"
+                    + " CPU time during the window: nothing can be measured: %s", 100 * others, verdict));
             fail(verdict + ": the pool's own slices, or time left uncharged, or a debt at the start, made the"
                     + " bounds loose");
         }

@@ -218,6 +218,16 @@ public abstract class RotaTask<T> implements Future<T>, Runnable {
     }
 
     /**
+     * An estimate of the tasks waiting on the calling worker's own queue of the running task's group:
+     * its forks not yet run or stolen, and any submissions it has moved there from its inbox. As
+     * {@code ForkJoinTask.getQueuedTaskCount}; 0 on any thread that is not a pool's worker (a spare
+     * thread has no queue of its own, and a thread outside the pools has none to look at).
+     */
+    public static int getQueuedTaskCount() {
+        return WorkerContext.queuedLocalTasks();
+    }
+
+    /**
      * A task that runs {@code runnable} and returns null, as {@code ForkJoinTask.adapt(Runnable)}:
      * what it throws is the task's failure.
      *

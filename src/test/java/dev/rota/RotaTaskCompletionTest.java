@@ -285,6 +285,33 @@ class RotaTaskCompletionTest {
     }
 
     @Test
+    void queuedTaskCountIsTheCallersForksNotYetRun() {
+        List<Integer> seen = new ArrayList<>();
+        RotaTask<Integer> parent = new RotaTask<>() {
+            @Override
+            protected Integer compute() {
+                seen.add(getQueuedTaskCount());
+                Counted[] forks = new Counted[3];
+                for (int i = 0; i < forks.length; i++) {
+                    forks[i] = new Counted(i + 1);
+                    forks[i].fork();
+                }
+                seen.add(getQueuedTaskCount());          // one worker: nobody steals them
+                int sum = forks[2].join();               // the newest, run in place
+                seen.add(getQueuedTaskCount());
+                sum += forks[1].join() + forks[0].join();
+                seen.add(getQueuedTaskCount());
+                return sum;
+            }
+        };
+
+        assertEquals(6, pool.invoke(parent));
+
+        assertEquals(List.of(0, 3, 2, 0), seen);
+        assertEquals(0, RotaTask.getQueuedTaskCount(), "outside every pool");
+    }
+
+    @Test
     void adaptRunsRunnablesAndCallables() {
         AtomicInteger runs = new AtomicInteger();
 

@@ -845,8 +845,13 @@ final class Worker implements Runnable {
 
     /** Owner only: the tasks on the running task's deque beyond the pool's parked workers, or 0. */
     int surplusQueuedTasks() {
+        return Math.max(0, queuedLocalTasks() - engine.parkedWorkers());
+    }
+
+    /** Owner only: the tasks on the running task's deque; 0 when no task or slice runs here. */
+    int queuedLocalTasks() {
         Lane lane = forkLane();
-        return lane == null ? 0 : Math.max(0, lane.deque.size() - engine.parkedWorkers());
+        return lane == null ? 0 : lane.deque.size();
     }
 
     /** Owner only: the lane a fork of the running task goes to; null when no task or slice runs here. */

@@ -223,6 +223,12 @@ public final class WorkerContext {
         return w == null ? 0 : w.surplusQueuedTasks();
     }
 
+    /** See {@code RotaTask.getQueuedTaskCount}: the calling worker's queued tasks of the running task's group. */
+    public static int queuedLocalTasks() {
+        Worker w = current();
+        return w == null ? 0 : w.queuedLocalTasks();
+    }
+
     /**
      * Runs {@code task}, a fork that its group refused on the calling spare (which has no deque):
      * in place, within a bounded nesting (see {@link SpareThreads}, S6).

@@ -271,15 +271,18 @@ class RotaTaskTest {
                 gate.countDown();
             }
         });
+        boolean done;
+        boolean interruptKept;
         try {
-            assertTrue(gated.quietlyJoinUninterruptibly(Liveness.SECONDS, TimeUnit.SECONDS),
-                    "the uninterruptible wait ended before the task was done");
-            assertTrue(gated.isDone());
+            done = gated.quietlyJoinUninterruptibly(Liveness.SECONDS, TimeUnit.SECONDS);
         } finally {
+            interruptKept = Thread.interrupted();        // taken before the join below, which it would end
             opener.join();
         }
+        assertTrue(done, "the uninterruptible wait ended before the task was done");
+        assertTrue(gated.isDone());
         assertTrue(interruptSent.get());
-        assertTrue(Thread.interrupted(), "the interrupt sent during the wait was not set again");
+        assertTrue(interruptKept, "the interrupt sent during the wait was not set again");
     }
 
     /** ForkJoinTask.getPool(): the pool of a worker or a spare, null on any other thread. */

@@ -33,6 +33,7 @@ public record PoolSnapshot(long nanoTime, List<GroupStats> groups, List<WorkerSt
 
     /** The figures of {@code group}, if it was live; a later group of the same name is not it. */
     public Optional<GroupStats> group(TaskGroup group) {
+        Objects.requireNonNull(group, "group");
         long id = group.id();
         return groups.stream().filter(g -> g.id() == id).findFirst();
     }

@@ -554,6 +554,8 @@ class TaskGroupTest {
                 () -> new PoolSnapshot(0, withNull, workers)).getMessage());
         assertEquals("name", assertThrows(NullPointerException.class,
                 () -> pool.snapshot().group((String) null)).getMessage());
+        assertEquals("group", assertThrows(NullPointerException.class,
+                () -> pool.snapshot().group((TaskGroup) null)).getMessage());
     }
 
     /**

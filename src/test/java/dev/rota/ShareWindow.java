@@ -94,7 +94,7 @@ import java.util.Map;
  * there. So is one during which the host stole {@link #HOST_STEAL_TOO_MUCH} of the machine's CPU
  * time or more (Linux's steal time): a guest may count stolen time as its threads' own, which hides
  * it from the comparison above. So is one during which other processes used {@link #OTHERS_TOO_MUCH}
- * of the machine's CPU time or more ({@link OtherProcesses}): they stretch the gaps between slices as
+ * of this process's CPUs' time or more ({@link OtherProcesses}): they stretch the gaps between slices as
  * well as the slices, and leave debts that the next window starts from. Otherwise it fails: the
  * pool's slices are too long, or the window was loose for another reason (time left uncharged, a debt
  * at its start).
@@ -114,10 +114,10 @@ final class ShareWindow {
      */
     static final double HOST_STEAL_TOO_MUCH = 0.2;
     /**
-     * The part of the machine's CPU time other processes may use during a window that is not tight
-     * before the test is aborted rather than failed: on an otherwise idle machine they used 0–4 % of
-     * it (the figure's resolution is a tick of 10 ms per CPU), and a test suite run beside this one
-     * took more than half of the time that the pool's slices were charged.
+     * The part of this process's CPUs' time other processes may use during a window that is not
+     * tight before the test is aborted rather than failed: on an otherwise idle machine they used
+     * 0–4 % of it (the figure's resolution is a tick of 10 ms per CPU), and a test suite run beside
+     * this one took more than half of the time that the pool's slices were charged.
      */
     static final double OTHERS_TOO_MUCH = 0.2;
     /** A window is tight when every group's bound is at most this part of its entitlement. */
@@ -176,7 +176,10 @@ final class ShareWindow {
     /** {@link HostSteal} at the start of the window, then what the host took from all CPUs during it. */
     long stealSince;
     long stolenNanos;
-    /** {@link OtherProcesses} at the start of the window, then what other processes used during it. */
+    /**
+     * {@link OtherProcesses} at the start of the window, then what other processes used of this
+     * process's CPUs during it; -1 where either end could not be read.
+     */
     long othersSince;
     long othersNanos;
     final int workers;
@@ -282,7 +285,7 @@ final class ShareWindow {
                 return measured.tight();
             });
             measured.poolCpuNanos = poolCpuTime(pool) - measured.poolCpuSince;
-            measured.othersNanos = OtherProcesses.cpuNanosSoFar() - measured.othersSince;
+            measured.othersNanos = othersSince(measured.othersSince);
             if (tight) {
                 break;
             }
@@ -297,10 +300,16 @@ final class ShareWindow {
         });
         if (fromNow) {
             last.poolCpuNanos = poolCpuTime(pool) - last.poolCpuSince;
-            last.othersNanos = OtherProcesses.cpuNanosSoFar() - last.othersSince;
+            last.othersNanos = othersSince(last.othersSince);
             last.stolenNanos = HostSteal.nanosSoFar() - last.stealSince;
         }
         return last;
+    }
+
+    /** What other processes used of this process's CPUs since {@code since} was read; -1 if unknown. */
+    private static long othersSince(long since) {
+        long now = OtherProcesses.cpuNanosSoFar();
+        return since < 0 || now < 0 ? -1 : now - since;
     }
 
     /** The CPU time the threads of {@code pool} have used so far (those alive now). */
@@ -525,9 +534,9 @@ final class ShareWindow {
                     + " CPU time during the window (steal time): nothing can be measured: %s", 100 * stolen, verdict));
             // Other processes competing for the CPUs stretch slices and gaps alike, and leave debts
             // that later windows start from; nothing the pool does makes them use more.
-            double others = othersNanos / machineNanos;
-            assumeFalse(others >= OTHERS_TOO_MUCH, String.format("other processes used %.0f %% of the machine's"
-                    + " CPU time during the window: nothing can be measured: %s", 100 * others, verdict));
+            double others = othersNanos / ((double) OtherProcesses.allowedCpuCount() * wallNanos);
+            assumeFalse(othersNanos >= 0 && others >= OTHERS_TOO_MUCH, String.format("other processes used %.0f %%"
+                    + " of this process's CPUs during the window: nothing can be measured: %s", 100 * others, verdict));
             fail(verdict + ": the pool's own slices, or time left uncharged, or a debt at the start, made the"
                     + " bounds loose");
         }

@@ -2,27 +2,34 @@
 # The scaling figures: Rota beside the JDK's pools at 1, 2, 4, 8 and 16 workers, one fork per trial,
 # short enough for a machine lent for a few minutes (docs/BENCHMARKS.md, "Scaling over 1–16 workers").
 #
-#   jmh/scaling.sh bundle          here: builds Rota and jmh/target/device (benchmarks.jar, and a JDK 25
-#                                  runtime made by jlink, about 45 MB), for a machine without a JDK 25
+#   jmh/scaling.sh bundle          here: builds Rota and jmh/target/device (benchmarks.jar, the commit it
+#                                  was built from, and a JDK 25 runtime made by jlink: 47 MB in all), for
+#                                  a machine without a JDK 25
 #   jmh/scaling.sh submit OUTDIR   ExternalSubmit (rota, forkjoin, threadpool) and ForkJoin (rota,
 #                                  forkjoin): 50 trials, about 5 minutes
 #   jmh/scaling.sh groups OUTDIR   GroupOverhead (rota, rota-groups, forkjoin): 30 trials, about 3 minutes
 #
 # submit and groups run jmh/target/device's jar on its runtime, and write, per benchmark, JMH's JSON and
-# its text output (with the GroupStats and WorkerStats lines), and machine.txt (CPUs, memory, kernel).
+# its text output (with the GroupStats and WorkerStats lines), and machine.txt (CPUs, memory, kernel,
+# the runtime, and the commit the jar was built from).
 # Summarize them anywhere with: python3 jmh/summarize.py OUTDIR/*.json
 # Each trial runs 2 warm-up and 3 measured iterations of 1 s; the sets are split in two so that each
 # fits in one 10-minute command. W = 16 with two submitters wants 18 CPUs: on a 16-core machine that
 # row is oversubscribed by two threads, as W = 2 is on 2 vCPUs.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+script=$(realpath "$0")
+if [ $# -eq 2 ]; then
+    mkdir -p "$2"
+    set -- "$1" "$(realpath "$2")"               # OUTDIR as given, before the cd below
+fi
+cd "$(dirname "$script")/.."
 device=jmh/target/device
 workers=${SCALING_WORKERS:-1,2,4,8,16}   # SCALING_WORKERS=1 for a quick try of the script
 trial=(-f 1 -wi 2 -i 3 -w 1s -r 1s -p "workers=$workers")
 
 usage() {
-    sed -n '2,11p' "$0" >&2
+    sed -n '2,10p' "$script" >&2
     exit 2
 }
 
@@ -34,6 +41,7 @@ machine() {
         grep -m1 'model name' /proc/cpuinfo || true
         grep -E '^(MemTotal|MemAvailable)' /proc/meminfo || true
         echo "allowed CPUs: $(grep Cpus_allowed_list /proc/self/status | cut -f2)"
+        echo "benchmarks.jar built from: $(cat "$device/commit.txt" 2>/dev/null || echo unknown)"
         "$device/jdk/bin/java" -version 2>&1
     } > "$1/machine.txt"
 }
@@ -64,6 +72,7 @@ case "${1:-}" in
         rm -rf "$device"
         mvn -q -f jmh/pom.xml validate exec:exec@device-runtime
         cp jmh/target/benchmarks.jar "$device/benchmarks.jar"
+        git describe --always --dirty > "$device/commit.txt"
         du -sh "$device"
         ;;
     submit)

@@ -254,61 +254,41 @@ class RotaTaskCompletionTest {
         assertEquals(1, second.computed.get());
     }
 
+    /**
+     * getQueuedTaskCount and getSurplusQueuedTaskCount follow the caller's forks not yet run: on one
+     * worker, running the caller, none is parked, so the surplus is the whole count.
+     */
     @Test
-    void surplusCountsTheCallersForksBeyondParkedWorkers() {
-        List<Integer> seen = new ArrayList<>();
+    void queuedAndSurplusCountsFollowTheCallersForks() {
+        List<List<Integer>> seen = new ArrayList<>();
         RotaTask<Integer> parent = new RotaTask<>() {
             @Override
             protected Integer compute() {
-                seen.add(getSurplusQueuedTaskCount());
+                seen.add(List.of(getQueuedTaskCount(), getSurplusQueuedTaskCount()));
                 Counted[] forks = new Counted[5];
                 for (int i = 0; i < forks.length; i++) {
                     forks[i] = new Counted(i);
                     forks[i].fork();
                 }
-                seen.add(getSurplusQueuedTaskCount());   // one worker, running this: none parked
+                seen.add(List.of(getQueuedTaskCount(), getSurplusQueuedTaskCount()));
                 forks[4].tryUnfork();
-                seen.add(getSurplusQueuedTaskCount());
+                seen.add(List.of(getQueuedTaskCount(), getSurplusQueuedTaskCount()));
                 int sum = forks[4].invoke();
-                for (int i = 3; i >= 0; i--) {
+                sum += forks[3].join();                   // the newest on the queue, run in place
+                seen.add(List.of(getQueuedTaskCount(), getSurplusQueuedTaskCount()));
+                for (int i = 2; i >= 0; i--) {
                     sum += forks[i].join();
                 }
-                seen.add(getSurplusQueuedTaskCount());
+                seen.add(List.of(getQueuedTaskCount(), getSurplusQueuedTaskCount()));
                 return sum;
             }
         };
 
         assertEquals(10, pool.invoke(parent));
 
-        assertEquals(List.of(0, 5, 4, 0), seen);
-        assertEquals(0, RotaTask.getSurplusQueuedTaskCount(), "outside every pool");
-    }
-
-    @Test
-    void queuedTaskCountIsTheCallersForksNotYetRun() {
-        List<Integer> seen = new ArrayList<>();
-        RotaTask<Integer> parent = new RotaTask<>() {
-            @Override
-            protected Integer compute() {
-                seen.add(getQueuedTaskCount());
-                Counted[] forks = new Counted[3];
-                for (int i = 0; i < forks.length; i++) {
-                    forks[i] = new Counted(i + 1);
-                    forks[i].fork();
-                }
-                seen.add(getQueuedTaskCount());          // one worker: nobody steals them
-                int sum = forks[2].join();               // the newest, run in place
-                seen.add(getQueuedTaskCount());
-                sum += forks[1].join() + forks[0].join();
-                seen.add(getQueuedTaskCount());
-                return sum;
-            }
-        };
-
-        assertEquals(6, pool.invoke(parent));
-
-        assertEquals(List.of(0, 3, 2, 0), seen);
+        assertEquals(List.of(List.of(0, 0), List.of(5, 5), List.of(4, 4), List.of(3, 3), List.of(0, 0)), seen);
         assertEquals(0, RotaTask.getQueuedTaskCount(), "outside every pool");
+        assertEquals(0, RotaTask.getSurplusQueuedTaskCount(), "outside every pool");
     }
 
     @Test

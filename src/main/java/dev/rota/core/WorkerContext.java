@@ -66,9 +66,7 @@ public final class WorkerContext {
 
     /** True when the calling thread runs tasks for {@code engine}: one of its workers, or a spare standing in for one. */
     public static boolean runsTasksFor(Engine engine) {
-        Thread t = Thread.currentThread();
-        return t instanceof WorkerThread wt ? wt.worker.engine == engine
-                : t instanceof SpareThreads.SpareThread st && st.spare.engine() == engine;
+        return engine != null && currentEngine() == engine;
     }
 
     /**
@@ -312,11 +310,8 @@ public final class WorkerContext {
 
     /** True when the calling thread is a worker or spare of a pool that is stopping (shutdownNow). */
     public static boolean poolStopping() {
-        Thread t = Thread.currentThread();
-        if (t instanceof WorkerThread wt) {
-            return wt.worker.engine.isStopping();
-        }
-        return t instanceof SpareThreads.SpareThread st && st.spare.engine().isStopping();
+        Engine engine = currentEngine();
+        return engine != null && engine.isStopping();
     }
 
     /**

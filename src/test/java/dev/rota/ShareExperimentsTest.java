@@ -2,7 +2,6 @@ package dev.rota;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -286,13 +285,12 @@ class ShareExperimentsTest {
     @ParameterizedTest
     @EnumSource(SharePolicy.class)
     void aRestrictedGroupRunsOnlyOnItsCpusAndGetsItsShare(SharePolicy policy) throws Exception {
-        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        try (RotaPool pool = RotaPool.builder().cpus(cpus.get(0).id(), cpus.get(1).id()).policy(policy)
+        int[] cpus = TwoCpus.ids();
+        try (RotaPool pool = RotaPool.builder().cpus(cpus[0], cpus[1]).policy(policy)
                 .quantum(QUANTUM).randomSeed(7).build()) {
             TaskGroup masked = pool.group("masked", 1);
-            masked.restrictToCpus(cpus.get(0).id());
-            assertEquals(cpus.get(0).id(), masked.cpus()[0]);
+            masked.restrictToCpus(cpus[0]);
+            assertEquals(cpus[0], masked.cpus()[0]);
             TaskGroup free = pool.group("free", 3);
             List<Backlog> load = List.of(Backlog.start(masked, IN_FLIGHT, TASK_NANOS),
                     Backlog.start(free, IN_FLIGHT, TASK_NANOS));
@@ -313,12 +311,11 @@ class ShareExperimentsTest {
     @ParameterizedTest
     @EnumSource(SharePolicy.class)
     void aGroupReleasedFromItsMaskIsNotOwedTheTimeItCouldNotUse(SharePolicy policy) throws Exception {
-        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        try (RotaPool pool = RotaPool.builder().cpus(cpus.get(0).id(), cpus.get(1).id()).policy(policy)
+        int[] cpus = TwoCpus.ids();
+        try (RotaPool pool = RotaPool.builder().cpus(cpus[0], cpus[1]).policy(policy)
                 .quantum(QUANTUM).randomSeed(11).build()) {
             TaskGroup confined = pool.group("confined", 3);
-            confined.restrictToCpus(cpus.get(0).id());
+            confined.restrictToCpus(cpus[0]);
             TaskGroup free = pool.group("free", 1);
             List<Backlog> load = List.of(Backlog.start(confined, IN_FLIGHT, TASK_NANOS),
                     Backlog.start(free, IN_FLIGHT, TASK_NANOS));

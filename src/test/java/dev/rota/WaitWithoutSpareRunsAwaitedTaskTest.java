@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.contract.Liveness;
 import java.time.Duration;
@@ -151,10 +150,9 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
     /** A group kept off the waiter's CPU is not run there: its own worker runs it. */
     @Test
     void aTaskKeptOffTheWaitersCpuIsNotRunThere() throws Exception {
-        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        int here = cpus.get(0).id();
-        int there = cpus.get(1).id();
+        int[] cpus = TwoCpus.ids();
+        int here = cpus[0];
+        int there = cpus[1];
         try (RotaPool pool = RotaPool.builder().cpus(here, there).maxSpareThreads(0).build()) {
             TaskGroup client = pool.group("client", 100);
             TaskGroup server = pool.group("server", 100);
@@ -178,10 +176,9 @@ class WaitWithoutSpareRunsAwaitedTaskTest {
      */
     @Test
     void aWaitKeptOffByAMaskRunsTheTaskOnceTheMaskIsLifted() throws Exception {
-        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        int here = cpus.get(0).id();
-        int there = cpus.get(1).id();
+        int[] cpus = TwoCpus.ids();
+        int here = cpus[0];
+        int there = cpus[1];
         try (RotaPool pool = RotaPool.builder().cpus(here, there).maxSpareThreads(0).build()) {
             TaskGroup hold = pool.group("hold", 100);
             TaskGroup client = pool.group("client", 100);

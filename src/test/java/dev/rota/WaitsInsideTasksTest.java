@@ -5,7 +5,6 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rota.contract.Liveness;
 import dev.rota.contract.Spares.Leaf;
@@ -166,10 +165,9 @@ class WaitsInsideTasksTest {
      */
     @Test
     void aJoinOfARotaTaskSubmittedWithAResultLendsTheJoinersTickets() throws Exception {
-        List<CpuTopology.Cpu> cpus = CpuTopology.current().cpus();
-        assumeTrue(cpus.size() >= 2, "needs two CPUs");
-        int joinerCpu = cpus.get(0).id();
-        int otherCpu = cpus.get(1).id();
+        int[] cpus = TwoCpus.ids();
+        int joinerCpu = cpus[0];
+        int otherCpu = cpus[1];
         RotaPool pool = RotaPool.builder().cpus(joinerCpu, otherCpu).pinning(false).maxSpareThreads(0).build();
         AtomicReference<RotaTask<Integer>> joined = new AtomicReference<>();
         CountDownLatch releaseOtherWorker = new CountDownLatch(1);

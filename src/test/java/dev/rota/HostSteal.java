@@ -11,9 +11,9 @@ import java.nio.file.Path;
  * wall clock with its threads' CPU time cannot see it: it reads it here.
  */
 final class HostSteal {
-    /** {@code /proc/stat} counts in USER_HZ ticks, 100 a second on every Linux. */
-    private static final long NANOS_PER_TICK = 10_000_000;
-    private static final Path PROC_STAT = Path.of("/proc/stat");
+    /** {@code /proc/stat} (and {@code /proc/self/stat}) count in USER_HZ ticks, 100 a second on every Linux. */
+    static final long NANOS_PER_TICK = 10_000_000;
+    static final Path PROC_STAT = Path.of("/proc/stat");
 
     private HostSteal() {}
 

@@ -16,9 +16,8 @@ import java.util.BitSet;
  * cpuset are still the ones read. -1 where a file is missing or of a format this does not know.
  */
 final class OtherProcesses {
-    /** Both files count in USER_HZ ticks, 100 a second on every Linux. */
-    private static final long NANOS_PER_TICK = 10_000_000;
-    private static final Path PROC_STAT = Path.of("/proc/stat");
+    private static final long NANOS_PER_TICK = HostSteal.NANOS_PER_TICK;
+    private static final Path PROC_STAT = HostSteal.PROC_STAT;
     private static final Path SELF_STAT = Path.of("/proc/self/stat");
     private static final Path SELF_STATUS = Path.of("/proc/self/status");
 

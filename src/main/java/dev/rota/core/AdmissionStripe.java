@@ -62,7 +62,7 @@ final class AdmissionStripe {
     /** Id of the outside thread that offered here last; 0 before any. A hint for {@link SubmitterLanes}. */
     private long lastOutsideSubmitter;
     @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16;
+    private long p11, p12, p13, p14, p15, p16, p17;
     private volatile long taken;
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The activation state of a {@link Group} (G2), on a cache line of its own: written whenever the
- * group runs dry or gets work again, read by every submission after its offer. The padding keeps it
- * off the routing fields before it and the per-slice figures after it.
+ * group runs dry or gets work again, read by every submission after its offer. The padding before
+ * ({@link GroupRoutingLinePad}) keeps it off the routing fields, the longs here off the per-slice
+ * figures after it.
  */
-abstract class GroupActivationFields extends GroupRoutingFields {
+abstract class GroupActivationFields extends GroupRoutingLinePad {
     static final VarHandle ACTIVATION;
 
     static {

@@ -8,13 +8,13 @@ import java.lang.invoke.VarHandle;
  * go (engine, lanes, mask), whether they are admitted, and its run state.
  *
  * <p>They live in a superclass for the sake of layout: HotSpot lays out a superclass's fields before
- * its subclass's, whatever their types, so these share a cache line with the object header and
- * with nothing that workers or the dispatcher write while the group runs. (Within one class it lays
- * out longs, then ints, booleans and references, which put these references on the same line as
- * the activation state, written each time the group runs dry or gets work again.) JCTools pads its
- * queues' fields apart the same way.
+ * its subclass's, whatever their types. (Within one class it lays out longs, then ints, booleans
+ * and references, which put these references on the same line as the activation state, written
+ * each time the group runs dry or gets work again.) {@link HeaderLinePad} keeps them off the line
+ * they would share with the object before in memory, {@link GroupRoutingLinePad} off the
+ * activation state's line after them.
  */
-abstract class GroupRoutingFields {
+abstract class GroupRoutingFields extends HeaderLinePad {
     static final VarHandle RUN_STATE;
 
     static {

@@ -17,25 +17,32 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * queue's consumer-side fields are written plainly by one holder and read by the next, ordered by
  * that release/acquire pair.
  */
-public final class Inbox {
+public final class Inbox extends InboxQueueField {
     /** Chunk of the unbounded queue by default; one allocation per this many tasks in flight. */
     static final int DEFAULT_CHUNK = 1024;
     /** Token value of an inbox whose consumer is gone for good (shutdownNow drained it). */
-    private static final int STOPPED = 2;
+    private static final long STOPPED = 2;
     private static final VarHandle TOKEN;
 
     static {
         try {
-            TOKEN = MethodHandles.lookup().findVarHandle(Inbox.class, "token", int.class);
+            TOKEN = MethodHandles.lookup().findVarHandle(Inbox.class, "token", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final MpscUnboundedAtomicArrayQueue<Runnable> queue;
+    /*
+     * Layout: the queue (in the superclass) on a line that no consumer writes; the token, which every
+     * take writes twice, between padding on a line of its own, so that neither the queue's line nor
+     * whatever object follows this one in memory shares it. A long, so that HotSpot lays it out among
+     * the padding in declaration order (an int would go to the hole before the first long).
+     */
     @SuppressWarnings("unused")
     private long p1, p2, p3, p4, p5, p6, p7;
-    private volatile int token;
+    private volatile long token;
+    @SuppressWarnings("unused")
+    private long q1, q2, q3, q4, q5, q6, q7;
 
     public Inbox() {
         this(DEFAULT_CHUNK);
@@ -43,7 +50,7 @@ public final class Inbox {
 
     /** An inbox whose queue grows by chunks of {@code chunk} tasks (a power of two, at least 2). */
     public Inbox(int chunk) {
-        this.queue = new MpscUnboundedAtomicArrayQueue<>(chunk);
+        super(new MpscUnboundedAtomicArrayQueue<>(chunk));
     }
 
     /** Adds {@code task}; the caller holds an admission for it. */
@@ -53,12 +60,12 @@ public final class Inbox {
 
     /** Takes the consumer token without waiting; true when this thread may now poll. */
     public boolean tryAcquireConsumer() {
-        return token == 0 && TOKEN.compareAndSet(this, 0, 1);
+        return token == 0 && TOKEN.compareAndSet(this, 0L, 1L);
     }
 
     /** Gives the consumer token back. Release: pairs with the next holder's acquire. */
     public void releaseConsumer() {
-        TOKEN.setRelease(this, 0);
+        TOKEN.setRelease(this, 0L);
     }
 
     /**
@@ -68,11 +75,11 @@ public final class Inbox {
      */
     public boolean stopConsumer() {
         while (true) {
-            int t = token;
+            long t = token;
             if (t == STOPPED) {
                 return false;
             }
-            if (t == 0 && TOKEN.compareAndSet(this, 0, STOPPED)) {
+            if (t == 0 && TOKEN.compareAndSet(this, 0L, STOPPED)) {
                 return true;
             }
             Thread.yield();

@@ -11,7 +11,7 @@ import java.lang.invoke.VarHandle;
  * <p>The owning worker pushes and pops the deque and usually drains the inbox; other workers running
  * a slice of the same group steal from both (W1 and I1 hold per lane, as they did per worker).
  */
-final class Lane {
+final class Lane extends LaneRouting {
     private static final VarHandle COMPLETED;
 
     static {
@@ -22,16 +22,11 @@ final class Lane {
         }
     }
 
-    final Group group;
-    /** Index of the worker that owns the deque. */
-    final int worker;
-    final Inbox inbox;
-    final TaskDeque deque = new TaskDeque();
     /*
      * The fields below are written by the owning worker, the counter after every task; submitters
-     * read the fields above on every offer. HotSpot lays out longs first, in declaration order, so
-     * the padding keeps the owner's fields on a line of their own and the int and references (after
-     * the longs) off it.
+     * read the superclass's fields on every offer. HotSpot lays out longs in declaration order, after
+     * the superclass's fields, so the padding keeps the owner's fields on a line of their own, off
+     * those fields and off whatever object follows this one in memory.
      */
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
@@ -48,9 +43,7 @@ final class Lane {
     private long p11, p12, p13, p14, p15, p16, p17;
 
     Lane(Group group, int worker, int inboxChunk) {
-        this.group = group;
-        this.worker = worker;
-        this.inbox = new Inbox(inboxChunk);
+        super(group, worker, inboxChunk);
     }
 
     /** Owner only: one more task of this group has run on this worker. */

@@ -9,8 +9,8 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -155,11 +155,10 @@ public final class Engine {
             }
         }
         for (int i = 0; i < cpus.length; i++) {
-            Worker[] victims = new Worker[stealOrder[i].length];
-            for (int k = 0; k < victims.length; k++) {
-                victims[k] = workers[stealOrder[i][k]];
+            for (int victim : stealOrder[i]) {
+                Objects.checkIndex(victim, cpus.length);
             }
-            workers[i].setVictims(victims);
+            workers[i].setVictims(stealOrder[i]);
         }
         this.started = new CountDownLatch(cpus.length);
         this.workerStarter = Thread::start;

@@ -151,8 +151,12 @@ final class Worker implements Runnable {
 
     private final Runnable[] batch = new Runnable[BATCH];
     private final IdleBackoff backoff = new IdleBackoff();
-    /** Other workers in the order this one steals from them (topology order). Set before start. */
-    private Worker[] victims = new Worker[0];
+    /**
+     * Indices of the other workers in the order this one steals from them (topology order). Set
+     * before start. Indices, not the workers: a search reads them on every look, and a victim's
+     * fields share lines with the counters it writes after every task.
+     */
+    private int[] victims = new int[0];
     private volatile PinResult pin;
 
     private volatile int parkState = ACTIVE;
@@ -220,8 +224,9 @@ final class Worker implements Runnable {
         this.eligible = id -> engine.dispatcher().eligible(id, index);
     }
 
-    void setVictims(Worker[] victims) {
-        this.victims = victims.clone();
+    /** The indices of the other workers, nearest first. */
+    void setVictims(int[] stealOrder) {
+        this.victims = stealOrder.clone();
     }
 
     PinResult pin() {
@@ -503,13 +508,13 @@ final class Worker implements Runnable {
 
     private Runnable stealInSlice() {
         Lane[] lanes = slice.lanes;
-        for (Worker victim : victims) {
-            TaskDeque deque = lanes[victim.index].deque;
+        for (int victim : victims) {
+            TaskDeque deque = lanes[victim].deque;
             Runnable task = deque.steal();
             if (task != null) {
                 countSteals(1);
                 if (!deque.isEmpty()) {
-                    engine.signalWork(slice, victim.index); // more to take: let another idle worker help
+                    engine.signalWork(slice, victim);    // more to take: let another idle worker help
                 }
                 return task;
             }
@@ -517,8 +522,8 @@ final class Worker implements Runnable {
         if ((++inboxStealSearches & (INBOX_STEAL_PERIOD - 1)) != 0) {
             return null;
         }
-        for (Worker victim : victims) {
-            Lane lane = lanes[victim.index];
+        for (int victim : victims) {
+            Lane lane = lanes[victim];
             if (lane.inbox.hasWork()) {
                 Runnable task = takeFromInbox(lane, 0);   // counts the tasks it took as stolen
                 if (task != null) {
@@ -538,9 +543,9 @@ final class Worker implements Runnable {
      */
     private Runnable lastLookInInboxes() {
         Lane[] lanes = slice.lanes;
-        Worker[] victims = this.victims;
+        int[] victims = this.victims;
         for (int i = 0, n = Math.min(victims.length, DRY_LOOK_VICTIMS); i < n; i++) {
-            Runnable task = takeFromInbox(lanes[victims[i].index], DRY_LOOK_BATCH); // counted as stolen there
+            Runnable task = takeFromInbox(lanes[victims[i]], DRY_LOOK_BATCH); // counted as stolen there
             if (task != null) {
                 return task;
             }

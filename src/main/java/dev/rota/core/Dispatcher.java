@@ -69,7 +69,12 @@ public final class Dispatcher {
      * array publishes the groups it holds, built before it.
      */
     private volatile Group[] groups = new Group[0];
-    /** Runnable groups, published for idle workers (D4); written under the lock, read without it. */
+    /**
+     * Runnable groups, published for idle workers (D4); written under the lock, read without it, and
+     * written only when it changes ({@link #publishRunnableCount}): it shares a line with the fields
+     * that workers read after every task (the activation queue, the quantum), and a write at every
+     * slice end would take that line from them each time.
+     */
     private volatile int runnableCount;
     /**
      * D3, published per worker: entry w at {@code (w + 1) * COUNT_STRIDE}, on a cache line of its
@@ -153,6 +158,14 @@ public final class Dispatcher {
         return version;
     }
 
+    /** Under the lock: publishes the ledger's runnable count, if it changed (D4). */
+    private void publishRunnableCount() {
+        int count = ledger.runnableCount();
+        if (count != runnableCount) {
+            runnableCount = count;
+        }
+    }
+
     /** The live groups. */
     public Group[] groups() {
         return groups;
@@ -181,7 +194,7 @@ public final class Dispatcher {
                     ledger.sliceStarted(next.client);
                 }
             }
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
             return next;
         } finally {
             lock.unlock();
@@ -240,7 +253,7 @@ public final class Dispatcher {
         try {
             applyActivations();
             int id = ledger.pick(eligible, random);
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
             if (id == ShareScheduler.NONE) {
                 return null;
             }
@@ -348,7 +361,7 @@ public final class Dispatcher {
         try {
             group.spareTurns--;
             endSliceLocked(group, usedNanos, usedNanos); // a spare's turn is a slice (see pickForSpare), charged whole
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
         } finally {
             lock.unlock();
         }
@@ -413,7 +426,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             reconcile(group);
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
         } finally {
             lock.unlock();
         }
@@ -543,7 +556,7 @@ public final class Dispatcher {
     private void settleLocked(Group group) {
         reconcile(group);
         maybeTerminate(group);
-        runnableCount = ledger.runnableCount();
+        publishRunnableCount();
     }
 
     /** Shuts every group and refuses new ones (the pool's shutdown). */
@@ -617,7 +630,7 @@ public final class Dispatcher {
      */
     private void leave(Group group) {
         setRunnable(group, false);
-        runnableCount = ledger.runnableCount();          // D4: shutdown() and closeAllBut() publish it nowhere else
+        publishRunnableCount();                          // D4: shutdown() and closeAllBut() publish it nowhere else
         for (Ticket loan : group.loansOut) {
             ledger.repay(loan);                          // a terminated group lends nothing any more
         }
@@ -698,7 +711,7 @@ public final class Dispatcher {
                 return false;
             }
             reconcile(group);
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
             ledger.pause(group.client);
             return true;
         } finally {
@@ -734,7 +747,7 @@ public final class Dispatcher {
             version++;
             return result;
         } finally {
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
             lock.unlock();
         }
     }
@@ -744,7 +757,7 @@ public final class Dispatcher {
         lock.lock();
         try {
             applyActivations();
-            runnableCount = ledger.runnableCount();
+            publishRunnableCount();
             return reader.get();
         } finally {
             lock.unlock();

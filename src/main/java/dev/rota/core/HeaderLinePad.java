@@ -6,8 +6,9 @@ package dev.rota.core;
  * before it in memory, which the collector chooses anew each time it moves them; without this
  * padding a field that another thread writes at the end of that object would take the line from
  * the submitters now and then, and a run would be fast or slow by where its objects landed. Fields
- * of a subclass start at offset 76, past any line the object before can reach (that reach ends
- * before offset 56, objects being 8-byte aligned).
+ * of a subclass start 64 bytes after the header (at offset 76 with HotSpot's default 12-byte header,
+ * 72 with compact headers), past any line the object before can reach (that reach ends before
+ * offset 56, objects being 8-byte aligned).
  *
  * <p>The padding is made of bytes because HotSpot places a class's fields in the holes its
  * superclasses left before it appends them, largest first: longs here would leave the header's

@@ -1,5 +1,6 @@
 package dev.rota;
 
+import dev.rota.affinity.CpuList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,19 +45,14 @@ final class OtherProcesses {
         }
     }
 
+    /** The CPUs of {@code Cpus_allowed_list}, empty where the line is missing. */
     private static BitSet allowedCpus() throws IOException {
-        BitSet cpus = new BitSet();
         for (String line : Files.readAllLines(SELF_STATUS)) {
             if (line.startsWith("Cpus_allowed_list:")) {
-                for (String range : line.substring(line.indexOf(':') + 1).trim().split(",")) {
-                    int dash = range.indexOf('-');
-                    int from = Integer.parseInt(dash < 0 ? range : range.substring(0, dash));
-                    int to = dash < 0 ? from : Integer.parseInt(range.substring(dash + 1));
-                    cpus.set(from, to + 1);
-                }
+                return CpuList.parse(line.substring(line.indexOf(':') + 1));
             }
         }
-        return cpus;
+        return new BitSet();
     }
 
     private static long busyTicks(BitSet cpus) throws IOException {

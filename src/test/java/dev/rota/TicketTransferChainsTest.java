@@ -65,6 +65,14 @@ class TicketTransferChainsTest {
         return seen;
     }
 
+    /** Waits, a few seconds at most, until {@code lender}'s only task waits and its value has gone to the group it waits on. */
+    private static void awaitLent(TaskGroup lender) throws InterruptedException {
+        String seen = awaitReading("0.0", () -> String.valueOf(lender.value()));
+        if (!seen.equals("0.0")) {
+            throw new AssertionError(lender.name() + " did not lend its value: it reads " + seen);
+        }
+    }
+
     /**
      * a lends to b, b to c; c's loan to a would close a cycle and is not made. Closing the loans in
      * either order gives every group and currency exactly the value it had before.
@@ -110,6 +118,11 @@ class TicketTransferChainsTest {
      * a's task waits on b's, which waits on c's, which waits on a second task of a: the last loan
      * (c to a) would close a cycle and is not made; the waits complete, and meanwhile the running
      * task's group a holds its own value, the waiting ones nothing.
+     *
+     * <p>Which loan closes the cycle depends on the order in which the waits begin, so each task
+     * goes on only once the wait before it has lent: b's once a's value has gone to b, c's once b's
+     * has gone to c. Without that, a descheduled outer task could begin its wait last, and the
+     * refused loan would be a's.
      */
     @Test
     void aCycleOfThreeGroupsWaitingOnEachOtherCompletesWithoutTheClosingLoan() throws Exception {
@@ -118,11 +131,17 @@ class TicketTransferChainsTest {
         TaskGroup c = pool.group("c", 400);
         CountDownLatch innerRuns = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        Future<Integer> outer = a.submit(() -> b.submit(() -> c.submit(() -> a.submit(() -> {
-            innerRuns.countDown();
-            go.await();
-            return 1;
-        }).get() + 1).get() + 1).get() + 1);
+        Future<Integer> outer = a.submit(() -> b.submit(() -> {
+            awaitLent(a);
+            return c.submit(() -> {
+                awaitLent(b);
+                return a.submit(() -> {
+                    innerRuns.countDown();
+                    go.await();
+                    return 1;
+                }).get() + 1;
+            }).get() + 1;
+        }).get() + 1);
         Liveness.await(innerRuns, "a's inner task runs");
         String seen = awaitReading("[100.0, 0.0, 0.0]", () -> values(a, b, c));
         go.countDown();

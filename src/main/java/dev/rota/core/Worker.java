@@ -659,6 +659,11 @@ final class Worker implements Runnable {
         return true;
     }
 
+    /** Whether this worker's next inbox look will pause first ({@link #LOOK_PAUSE_SPINS}); for the tests. */
+    boolean pausesBeforeNextLook() {
+        return pauseBeforeNextLook;
+    }
+
     private void runTask(Runnable task, Lane lane) {
         execute(task, lane);
         Thread.interrupted();                            // a late cancel(true) must not hit the next task

@@ -1,0 +1,101 @@
+package dev.rota.core;
+
+import static dev.rota.core.Offers.assertAccepted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.affinity.NoAffinity;
+import dev.rota.share.StrideScheduler;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which takes from an inbox make the worker's next look pause ({@link Worker#LOOK_PAUSE_SPINS}):
+ * a take that emptied the inbox with fewer than {@link Worker#PACED_TAKE} tasks, and no other; the
+ * pause is spent at the next look and not before, so that the tasks taken run first.
+ *
+ * <p>The engine is not started: the test drives worker 0 one search at a time
+ * ({@link Worker#runOneTask()}), with its group confined to worker 0, so that every offer from
+ * this thread goes to worker 0's inbox.
+ */
+class LookPacingTest {
+
+    private Engine engine;
+    private Group group;
+    private Worker worker;
+    private final AtomicInteger ran = new AtomicInteger();
+
+    @BeforeEach
+    void createGroup() {
+        engine = new Engine("look-pacing", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"), false,
+                null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS, new StrideScheduler(),
+                TimeUnit.MILLISECONDS.toNanos(1), 5);
+        group = engine.dispatcher().newGroup("g", engine.dispatcher().baseCurrency(), 100, Group.UNBOUNDED, 16);
+        group.restrictTo(WorkerMask.of(2, 0));
+        worker = engine.worker(0);
+    }
+
+    @AfterEach
+    void stop() {
+        engine.shutdownNow();
+    }
+
+    @Test
+    void aFewTasksThatEmptyTheInboxPauseTheNextLookOnly() {
+        offer(3);
+        runOne();                                        // the take of 3: the inbox ran dry
+        assertTrue(worker.pausesBeforeNextLook(), "3 tasks emptied the inbox");
+        runOne();
+        runOne();                                        // both from the deque: no look
+        assertTrue(worker.pausesBeforeNextLook(), "the pause waits for the next look");
+        assertFalse(worker.runOneTask(), "nothing left to run");
+        assertFalse(worker.pausesBeforeNextLook(), "the look paused, and an empty look starts no pause");
+        assertEquals(3, ran.get());
+    }
+
+    @Test
+    void aTakeOfPacedTakeTasksOrMoreDoesNotPause() {
+        offer(Worker.PACED_TAKE);
+        runOne();
+        assertFalse(worker.pausesBeforeNextLook(), Worker.PACED_TAKE + " tasks in one take");
+        runMore(Worker.PACED_TAKE - 1);
+        assertFalse(worker.runOneTask(), "every task offered has run");
+    }
+
+    @Test
+    void aFullBatchDoesNotPauseAndTheRestThatEmptiesTheInboxDoes() {
+        int rest = Worker.PACED_TAKE - 1;
+        offer(Worker.BATCH + rest);
+        runOne();
+        assertFalse(worker.pausesBeforeNextLook(), "a full batch: more may wait in the inbox");
+        runMore(Worker.BATCH - 1);                       // the batch's other tasks, from the deque
+        assertFalse(worker.pausesBeforeNextLook());
+        runOne();                                        // the next look takes the rest
+        assertTrue(worker.pausesBeforeNextLook(), rest + " tasks emptied the inbox");
+        runMore(rest - 1);
+        assertFalse(worker.runOneTask(), "every task offered has run");
+        assertEquals(Worker.BATCH + rest, ran.get());
+    }
+
+    private void offer(int tasks) {
+        for (int i = 0; i < tasks; i++) {
+            assertAccepted(group.offer(ran::incrementAndGet));
+        }
+    }
+
+    private void runOne() {
+        int before = ran.get();
+        assertTrue(worker.runOneTask(), "worker 0 runs a task");
+        assertEquals(before + 1, ran.get());
+    }
+
+    private void runMore(int tasks) {
+        for (int i = 0; i < tasks; i++) {
+            runOne();
+        }
+    }
+}

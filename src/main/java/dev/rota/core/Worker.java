@@ -124,24 +124,24 @@ final class Worker implements Runnable {
     static final int MAX_CLOCK_INTERVAL = 64;
     /**
      * A take from an inbox that emptied it with fewer tasks than this (and more than none) means the
-     * worker keeps pace with its submitters, a few tasks at a time: see {@link #LOOK_PAUSE_SPINS}.
+     * worker keeps pace with its submitters, a few tasks at a time. Such a take ended by reading the
+     * slot that the submitters write next, on the line they are filling: looked at again at once,
+     * that line moves to this worker before each of their next few offers, and each move costs the
+     * submitter a cache miss, some 100 ns. Two workers serving three groups fed round robin by one
+     * thread, each slice taking the few tasks that reached its group's inbox since the last look,
+     * made 12–14 looks per hundred tasks into that thread's inboxes, against 2–3 for the plain pool,
+     * and the thread paid 28–30 ns of CPU per offer against 19 (docs/BENCHMARKS.md, "Looks paced").
+     *
+     * <p>So the worker's next look into an inbox yields first, as an idle worker's search does
+     * now and then ({@link IdleBackoff}), and for the same two reasons: on a CPU of its own the yield
+     * returns in well under a microsecond, long enough for the line to fill; on a CPU it shares with
+     * a submitter, the submitter runs meanwhile, which a spin would not let it do (a spin of 20
+     * {@code onSpinWait}s made the offers as cheap, and the three groups' throughput no higher on a
+     * 2-CPU machine; the yield raised it by a fifth). The tasks taken run first, since the yield
+     * comes before the next look, and an empty look, which is the idle backoff's to pace, does not
+     * start one.
      */
     static final int PACED_TAKE = 32;
-    /**
-     * {@code onSpinWait}s (some 10–40 ns each; about 0.3 µs in all on the development machine)
-     * before a worker's next look into an inbox, after a take that emptied an inbox with fewer than
-     * {@link #PACED_TAKE} tasks. Such a take ended by reading the slot that the submitters write
-     * next, on the line they are filling: looked at again at once, that line moves to this worker
-     * before each of their next few offers, and each move costs the submitter a cache miss, some
-     * 90 ns. Two workers serving three groups fed round robin by one thread, each slice taking the
-     * few tasks that reached its group's inbox since the last look, made 12–14 looks per hundred
-     * tasks into that thread's inboxes, against 2–3 for the plain pool, and the thread paid 28–30 ns
-     * of CPU per offer against 19; paced, 6 looks and 23–25 ns (docs/BENCHMARKS.md, "Looks paced").
-     * The pause lets the line fill, and costs a task that arrives meanwhile at most its length; the
-     * tasks taken run first, since the pause comes before the next look, and an empty look, which
-     * is the idle backoff's to pace, does not start one.
-     */
-    static final int LOOK_PAUSE_SPINS = 20;
 
     private static final VarHandle PARK_STATE;
     private static final VarHandle TASKS_RUN;
@@ -216,8 +216,8 @@ final class Worker implements Runnable {
     private int drySearches;
     /** Searches that reached other workers' inboxes (see {@link #INBOX_STEAL_PERIOD}). */
     private int inboxStealSearches;
-    /** Set by a take that emptied an inbox a few tasks at a time; the next look pauses first ({@link #LOOK_PAUSE_SPINS}). */
-    private boolean pauseBeforeNextLook;
+    /** Set by a take that emptied an inbox a few tasks at a time; the next look yields first ({@link #PACED_TAKE}). */
+    private boolean yieldBeforeNextLook;
     /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}). */
     private int helpDepth;
     /** The lane of the task running now (a fork goes there). */
@@ -596,11 +596,9 @@ final class Worker implements Runnable {
      * the queue's size (the producers' index) is read only for a steal that found a task.
      */
     private Runnable takeFromInbox(Lane lane, int max) {
-        if (pauseBeforeNextLook) {
-            pauseBeforeNextLook = false;
-            for (int i = LOOK_PAUSE_SPINS; i > 0; i--) {
-                Thread.onSpinWait();
-            }
+        if (yieldBeforeNextLook) {
+            yieldBeforeNextLook = false;
+            Thread.yield();                              // see PACED_TAKE
         }
         Inbox source = lane.inbox;
         if (!source.tryAcquireConsumer()) {
@@ -629,7 +627,7 @@ final class Worker implements Runnable {
         if (n == 0) {
             return null;
         }
-        pauseBeforeNextLook = n < PACED_TAKE && n < max; // fewer than asked for: the inbox ran dry
+        yieldBeforeNextLook = n < PACED_TAKE && n < max; // fewer than asked for: the inbox ran dry
         if (lane.worker == index) {                      // G1: after the tasks are in the deque
             slice.tasksTakenByOwner(index, n);           // this worker is its own lane's only owner
         } else {
@@ -659,9 +657,9 @@ final class Worker implements Runnable {
         return true;
     }
 
-    /** Whether this worker's next inbox look will pause first ({@link #LOOK_PAUSE_SPINS}); for the tests. */
-    boolean pausesBeforeNextLook() {
-        return pauseBeforeNextLook;
+    /** Whether this worker's next inbox look will yield first ({@link #PACED_TAKE}); for the tests. */
+    boolean yieldsBeforeNextLook() {
+        return yieldBeforeNextLook;
     }
 
     private void runTask(Runnable task, Lane lane) {

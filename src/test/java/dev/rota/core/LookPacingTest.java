@@ -14,9 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which takes from an inbox make the worker's next look pause ({@link Worker#LOOK_PAUSE_SPINS}):
- * a take that emptied the inbox with fewer than {@link Worker#PACED_TAKE} tasks, and no other; the
- * pause is spent at the next look and not before, so that the tasks taken run first.
+ * Which takes from an inbox make the worker's next look yield first ({@link Worker#PACED_TAKE}):
+ * a take that emptied the inbox with fewer than that many tasks, and no other; the yield comes at
+ * the next look and not before, so that the tasks taken run first.
  *
  * <p>The engine is not started: the test drives worker 0 one search at a time
  * ({@link Worker#runOneTask()}), with its group confined to worker 0, so that every offer from
@@ -45,37 +45,37 @@ class LookPacingTest {
     }
 
     @Test
-    void aFewTasksThatEmptyTheInboxPauseTheNextLookOnly() {
+    void aFewTasksThatEmptyTheInboxMakeTheNextLookYield() {
         offer(3);
         runOne();                                        // the take of 3: the inbox ran dry
-        assertTrue(worker.pausesBeforeNextLook(), "3 tasks emptied the inbox");
+        assertTrue(worker.yieldsBeforeNextLook(), "3 tasks emptied the inbox");
         runOne();
         runOne();                                        // both from the deque: no look
-        assertTrue(worker.pausesBeforeNextLook(), "the pause waits for the next look");
+        assertTrue(worker.yieldsBeforeNextLook(), "the yield waits for the next look");
         assertFalse(worker.runOneTask(), "nothing left to run");
-        assertFalse(worker.pausesBeforeNextLook(), "the look paused, and an empty look starts no pause");
+        assertFalse(worker.yieldsBeforeNextLook(), "the look yielded, and an empty look starts no yield");
         assertEquals(3, ran.get());
     }
 
     @Test
-    void aTakeOfPacedTakeTasksOrMoreDoesNotPause() {
+    void aTakeOfPacedTakeTasksOrMoreDoesNotYield() {
         offer(Worker.PACED_TAKE);
         runOne();
-        assertFalse(worker.pausesBeforeNextLook(), Worker.PACED_TAKE + " tasks in one take");
+        assertFalse(worker.yieldsBeforeNextLook(), Worker.PACED_TAKE + " tasks in one take");
         runMore(Worker.PACED_TAKE - 1);
         assertFalse(worker.runOneTask(), "every task offered has run");
     }
 
     @Test
-    void aFullBatchDoesNotPauseAndTheRestThatEmptiesTheInboxDoes() {
+    void aFullBatchDoesNotYieldAndTheRestThatEmptiesTheInboxDoes() {
         int rest = Worker.PACED_TAKE - 1;
         offer(Worker.BATCH + rest);
         runOne();
-        assertFalse(worker.pausesBeforeNextLook(), "a full batch: more may wait in the inbox");
+        assertFalse(worker.yieldsBeforeNextLook(), "a full batch: more may wait in the inbox");
         runMore(Worker.BATCH - 1);                       // the batch's other tasks, from the deque
-        assertFalse(worker.pausesBeforeNextLook());
+        assertFalse(worker.yieldsBeforeNextLook());
         runOne();                                        // the next look takes the rest
-        assertTrue(worker.pausesBeforeNextLook(), rest + " tasks emptied the inbox");
+        assertTrue(worker.yieldsBeforeNextLook(), rest + " tasks emptied the inbox");
         runMore(rest - 1);
         assertFalse(worker.runOneTask(), "every task offered has run");
         assertEquals(Worker.BATCH + rest, ran.get());

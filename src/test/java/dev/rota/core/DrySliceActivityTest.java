@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.affinity.NoAffinity;
 import dev.rota.share.CurrencyNode;
-import dev.rota.share.StrideScheduler;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,9 +32,7 @@ class DrySliceActivityTest {
 
     @BeforeEach
     void createGroups() {
-        engine = new Engine("dry-slice", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"), false,
-                null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS, new StrideScheduler(),
-                TimeUnit.MILLISECONDS.toNanos(1), 5);
+        engine = UnstartedEngine.ofTwoWorkers("dry-slice");
         dispatcher = engine.dispatcher();
         CurrencyNode tenant = dispatcher.withLedger(ledger -> ledger.newCurrency("tenant", dispatcher.baseCurrency(), 100));
         trickle = dispatcher.newGroup("trickle", tenant, 100, Group.UNBOUNDED, 16);

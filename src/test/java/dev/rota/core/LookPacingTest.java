@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.affinity.NoAffinity;
-import dev.rota.share.StrideScheduler;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,9 +28,7 @@ class LookPacingTest {
 
     @BeforeEach
     void createGroup() {
-        engine = new Engine("look-pacing", new int[] {0, 1}, new int[][] {{1}, {0}}, new NoAffinity("test"), false,
-                null, true, Engine.DEFAULT_MAX_SPARES, Engine.DEFAULT_SPARE_KEEP_ALIVE_NANOS, new StrideScheduler(),
-                TimeUnit.MILLISECONDS.toNanos(1), 5);
+        engine = UnstartedEngine.ofTwoWorkers("look-pacing");
         group = engine.dispatcher().newGroup("g", engine.dispatcher().baseCurrency(), 100, Group.UNBOUNDED, 16);
         group.restrictTo(WorkerMask.of(2, 0));
         worker = engine.worker(0);

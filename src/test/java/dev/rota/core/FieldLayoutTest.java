@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -149,12 +150,8 @@ class FieldLayoutTest {
     /** The end of the last field of {@code type}, rounded up to the object alignment. */
     private static long objectEnd(Class<?> type) {
         long end = 0;
-        for (Class<?> c = type; c != Object.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers())) {
-                    end = Math.max(end, offset(f) + size(f.getType()));
-                }
-            }
+        for (Field f : instanceFields(type)) {
+            end = Math.max(end, offset(f) + size(f.getType()));
         }
         return (end + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }
@@ -164,14 +161,25 @@ class FieldLayoutTest {
     }
 
     private static Slot slot(Class<?> type, String name) {
-        for (Class<?> c = type; c != Object.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                if (f.getName().equals(name) && !Modifier.isStatic(f.getModifiers())) {
-                    return new Slot(name, offset(f), size(f.getType()));
-                }
+        for (Field f : instanceFields(type)) {
+            if (f.getName().equals(name)) {
+                return new Slot(name, offset(f), size(f.getType()));
             }
         }
         throw new IllegalArgumentException(type.getSimpleName() + " has no field " + name);
+    }
+
+    /** The instance fields of {@code type} and its superclasses, the type's own first. */
+    private static List<Field> instanceFields(Class<?> type) {
+        List<Field> fields = new ArrayList<>();
+        for (Class<?> c = type; c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    fields.add(f);
+                }
+            }
+        }
+        return fields;
     }
 
     private static int size(Class<?> type) {

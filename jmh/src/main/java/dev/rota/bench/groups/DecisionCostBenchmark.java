@@ -54,6 +54,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #ledgerSliceLocked}: the ledger path inside an uncontended {@link ReentrantLock}, as
  *       {@code nextSlice} holds it. Not included: {@code nextSlice}'s own work around the ledger (its
  *       activation queue, the group's queue checks) and any contention for the lock.</li>
+ *   <li>{@link #idleAndBack}: not a decision but what a group fed in bursts adds to them: the group
+ *       that ran dry leaves the ledger ({@code setRunnable(client, false)}) and its next task brings
+ *       it back ({@code setRunnable(client, true)}), the clients taking turns. Both steps go through
+ *       the currency graph and the policy's join and leave; the pool takes them under its lock at a
+ *       slice's end and at the next lock holder's activation pass.</li>
  * </ul>
  *
  * <p>Parameters: {@code policy} ({@code stride}: {@link StrideScheduler}, {@code lottery}:
@@ -81,12 +86,15 @@ public class DecisionCostBenchmark {
     private ShareScheduler scheduler;
     private ShareLedger ledger;
     private ClientNode[] byId;
+    /** The ledger's clients in the order they were made. */
+    private ClientNode[] byClientIndex;
     private boolean[] allowed;
     private IntPredicate eligible;
     private SplittableRandom random;
     private final ReentrantLock lock = new ReentrantLock();
     private final long[] used = new long[USED_MASK + 1];
     private int next;
+    private int nextIdle;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -101,9 +109,11 @@ public class DecisionCostBenchmark {
         }
         ledger = new ShareLedger(new CurrencyGraph(), newScheduler());
         byId = new ClientNode[clients];
+        byClientIndex = new ClientNode[clients];
         for (int c = 0; c < clients; c++) {
             ClientNode node = ledger.newClient("client-" + c, ledger.graph().base(), TICKETS[c % TICKETS.length]);
             ledger.setRunnable(node, true);
+            byClientIndex[c] = node;
             if (node.id() >= byId.length) {
                 byId = Arrays.copyOf(byId, node.id() + 1);
             }
@@ -162,5 +172,15 @@ public class DecisionCostBenchmark {
         } finally {
             lock.unlock();
         }
+    }
+
+    @Benchmark
+    public int idleAndBack() {
+        int c = nextIdle;
+        nextIdle = c + 1 == clients ? 0 : c + 1;
+        ClientNode client = byClientIndex[c];
+        ledger.setRunnable(client, false);
+        ledger.setRunnable(client, true);
+        return c;
     }
 }

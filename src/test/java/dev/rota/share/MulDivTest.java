@@ -40,6 +40,45 @@ class MulDivTest {
         assertEquals(2, MulDiv.floor(Long.MAX_VALUE, 1, Long.MAX_VALUE, Long.MAX_VALUE - 1));
     }
 
+    /**
+     * Products past 2^63, the only ones divided in two steps, over divisors of every bit length:
+     * quotients near their largest ({@code hi = d - 1}), divisors whose low half is 0 or all ones,
+     * and random ones, where a quotient digit's first estimate is too large by one or two.
+     */
+    @Test
+    void shouldDivideWideProductsExactly() {
+        SplittableRandom random = new SplittableRandom(11);
+        BigInteger max = BigInteger.valueOf(Long.MAX_VALUE);
+        for (int bits = 1; bits <= 63; bits++) {
+            long top = 1L << (bits - 1);
+            long ones = top | (top - 1);
+            long[] divisors = {
+                top,                                         // a low half of 0 past 32 bits
+                ones,
+                top | (random.nextLong() & (top - 1)),
+                Math.max(top, ones & ~0xFFFF_FFFFL),         // high half all ones, low half 0
+                top | (ones & 0xFFFF_FFFFL),                 // low half all ones
+            };
+            for (long d : divisors) {
+                for (int i = 0; i < 200; i++) {
+                    long a = 1 + random.nextLong(Long.MAX_VALUE - 1);
+                    long b = i == 0 ? Long.MAX_VALUE : 1 + random.nextLong(Long.MAX_VALUE - 1);
+                    long add = i % 2 == 0 ? 0 : random.nextLong(Long.MAX_VALUE);
+                    BigInteger[] exact = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b))
+                            .add(BigInteger.valueOf(add)).divideAndRemainder(BigInteger.valueOf(d));
+                    long quotient = MulDiv.floor(a, b, add, d);
+                    String what = a + " × " + b + " + " + add + " / " + d;
+                    if (exact[0].compareTo(max) >= 0) {
+                        assertEquals(Long.MAX_VALUE, quotient, what);
+                    } else {
+                        assertEquals(exact[0].longValueExact(), quotient, what);
+                        assertEquals(exact[1].longValueExact(), MulDiv.remainder(a, b, add, d, quotient), what);
+                    }
+                }
+            }
+        }
+    }
+
     /** Mixes magnitudes: small, around 2^31, and anywhere up to 2^63 - 1. */
     private static long operand(SplittableRandom random) {
         return switch (random.nextInt(3)) {

@@ -55,8 +55,6 @@ public final class CurrencyGraph {
      * Proportional-Share Resource Management", OSDI 1994, sections 3.3, 4.4.
      */
 
-    private record ActiveDelta(CurrencyNode currency, long delta) {}
-
     private final CurrencyNode base;
     private final Map<String, ShareNode> names = new HashMap<>();
     private ClientNode[] clientsById = new ClientNode[8];
@@ -64,10 +62,21 @@ public final class CurrencyGraph {
     private int freeIdCount;
     private int nextId;
 
-    private final ArrayList<ClientNode> changed = new ArrayList<>();
+    /** Clients whose value changed since the last drain, oldest first. */
+    private ArrayList<ClientNode> changed = new ArrayList<>();
+    /** An empty list that the next drain swaps in for {@link #changed}; null while a drain uses it. */
+    private ArrayList<ClientNode> spareChanged = new ArrayList<>();
     /** Roots of the next value refresh: nodes whose own inputs changed. */
     private final ArrayList<ShareNode> stale = new ArrayList<>();
-    private final ArrayDeque<ActiveDelta> activeWork = new ArrayDeque<>();
+    /**
+     * Phase 1's work: active-amount deltas not yet applied, a stack in two parallel arrays so that an
+     * activation allocates nothing. The order does not matter: within one operation every delta has
+     * the same sign, so each currency's amount moves one way and crosses zero at most once, whatever
+     * the order of the additions.
+     */
+    private CurrencyNode[] deltaCurrencies = new CurrencyNode[16];
+    private long[] deltaAmounts = new long[16];
+    private int deltaCount;
     private final ArrayList<ShareNode> postorder = new ArrayList<>();
     private final ArrayList<ShareNode> dfsNodes = new ArrayList<>();
     private int[] dfsNextChild = new int[16];
@@ -323,13 +332,24 @@ public final class CurrencyGraph {
         if (changed.isEmpty()) {
             return 0;
         }
-        List<ClientNode> batch = List.copyOf(changed);
-        changed.clear();
-        for (ClientNode client : batch) {
-            client.pendingChange = false;
+        // Swapped, not copied, so that a drain allocates nothing; changes that the sink causes go to
+        // the new list, for the next drain (a drain from inside the sink gets a list of its own).
+        ArrayList<ClientNode> batch = changed;
+        changed = spareChanged != null ? spareChanged : new ArrayList<>();
+        spareChanged = null;
+        int n = batch.size();
+        for (int i = 0; i < n; i++) {
+            batch.get(i).pendingChange = false;
         }
-        batch.forEach(sink);
-        return batch.size();
+        try {
+            for (int i = 0; i < n; i++) {
+                sink.accept(batch.get(i));
+            }
+        } finally {
+            batch.clear();
+            spareChanged = batch;
+        }
+        return n;
     }
 
     /** Applies the pending changes to a scheduler: new values, departures (value 0) and removals. */
@@ -347,12 +367,13 @@ public final class CurrencyGraph {
 
     /** Adds {@code delta} to the active amount of {@code currency}, switching backing tickets at zero. */
     private void changeActive(CurrencyNode currency, long delta) {
-        activeWork.add(new ActiveDelta(currency, delta));
-        while (!activeWork.isEmpty()) {
-            ActiveDelta work = activeWork.poll();
-            CurrencyNode c = work.currency();
+        pushDelta(currency, delta);
+        while (deltaCount > 0) {
+            deltaCount--;
+            CurrencyNode c = deltaCurrencies[deltaCount];
             long before = c.activeAmount;
-            long after = before + work.delta(); // never overflows: 0 <= after <= issuedAmount
+            long after = before + deltaAmounts[deltaCount]; // never overflows: 0 <= after <= issuedAmount
+            deltaCurrencies[deltaCount] = null;
             c.activeAmount = after;
             if (c.base) {
                 c.value = after;
@@ -362,12 +383,23 @@ public final class CurrencyGraph {
             boolean switchOn = before == 0 && after > 0;
             boolean switchOff = before > 0 && after == 0;
             if (switchOn || switchOff) {
-                for (Ticket backing : c.backing) {
+                for (int i = 0, n = c.backing.size(); i < n; i++) { // indexed: an iterator would be an allocation per step
+                    Ticket backing = c.backing.get(i);
                     backing.active = switchOn;
-                    activeWork.add(new ActiveDelta(backing.issuer, switchOn ? backing.amount : -backing.amount));
+                    pushDelta(backing.issuer, switchOn ? backing.amount : -backing.amount);
                 }
             }
         }
+    }
+
+    private void pushDelta(CurrencyNode currency, long delta) {
+        if (deltaCount == deltaCurrencies.length) {
+            deltaCurrencies = Arrays.copyOf(deltaCurrencies, deltaCount * 2);
+            deltaAmounts = Arrays.copyOf(deltaAmounts, deltaCount * 2);
+        }
+        deltaCurrencies[deltaCount] = currency;
+        deltaAmounts[deltaCount] = delta;
+        deltaCount++;
     }
 
     private void changeAmount(Ticket ticket, ShareNode holder, long amount) {
@@ -391,8 +423,8 @@ public final class CurrencyGraph {
     /** Recomputes the stale nodes and all their descendants, sources before holders. */
     private void refreshValues() {
         epoch++;
-        for (ShareNode root : stale) {
-            collectPostorder(root);
+        for (int i = 0, n = stale.size(); i < n; i++) {
+            collectPostorder(stale.get(i));
         }
         stale.clear();
         for (int i = postorder.size() - 1; i >= 0; i--) {
@@ -440,8 +472,8 @@ public final class CurrencyGraph {
                     return; // its value is its active amount, set in phase 1
                 }
                 double sum = 0;
-                for (Ticket backing : currency.backing) {
-                    sum += backing.value();
+                for (int i = 0, n = currency.backing.size(); i < n; i++) {
+                    sum += currency.backing.get(i).value();
                 }
                 currency.value = sum;
             }

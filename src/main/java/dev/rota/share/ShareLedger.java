@@ -2,6 +2,7 @@ package dev.rota.share;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
@@ -46,6 +47,8 @@ public final class ShareLedger {
     /** True once the scheduler has seen the client compete, until it is removed: it may then be charged. */
     private boolean[] scheduled = new boolean[16];
     private int runnableCount;
+    /** {@link #applyChange}, made once: a lambda capturing this ledger, made per {@link #sync}, would be an allocation per activation. */
+    private final Consumer<ClientNode> changeSink = this::applyChange;
 
     public ShareLedger(CurrencyGraph graph, ShareScheduler scheduler) {
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -260,16 +263,18 @@ public final class ShareLedger {
 
     /** Hands every value the graph changed to the policy, masked by runnability. */
     private void sync() {
-        graph.drainChanged(client -> {
-            if (client.isRemoved()) {
-                if (scheduled[client.id()]) {
-                    scheduler.remove(client.id());
-                    scheduled[client.id()] = false;
-                }
-            } else {
-                pushValue(client);
+        graph.drainChanged(changeSink);
+    }
+
+    private void applyChange(ClientNode client) {
+        if (client.isRemoved()) {
+            if (scheduled[client.id()]) {
+                scheduler.remove(client.id());
+                scheduled[client.id()] = false;
             }
-        });
+        } else {
+            pushValue(client);
+        }
     }
 
     private void pushValue(ClientNode client) {

@@ -161,6 +161,8 @@ public final class StrideScheduler implements ShareScheduler {
     private long[] remain = new long[16];
     /** Remainder of stride × used not yet turned into pass, in units of 1/quantum. */
     private long[] carry = new long[16];
+    /** Scratch for {@link #rescale}: the competing clients, in heap order as it began. */
+    private int[] rescaled = new int[16];
 
     /** Competing values per binary exponent (exponentOf, subnormals' true one included), plus EXPONENT_BIAS. */
     private final int[] exponentCount = new int[Double.MAX_EXPONENT + EXPONENT_BIAS + 1];
@@ -493,18 +495,21 @@ public final class StrideScheduler implements ShareScheduler {
     private void rescale(int newShift) {
         shift = newShift;
         int n = heap.size();
-        int[] clients = new int[n];
+        if (rescaled.length < n) {
+            rescaled = new int[Math.max(n, 2 * rescaled.length)];
+        }
+        int[] clients = rescaled;                        // reused: a rescale comes with joins and leaves
         for (int slot = 0; slot < n; slot++) {
             clients[slot] = heap.clientAt(slot);         // update() below moves clients between slots
         }
         globalCarry = 0;                                 // a fraction of a pass unit of the old scale
-        for (int client : clients) {
-            restride(client);                            // changes client's pass only
+        for (int i = 0; i < n; i++) {
+            restride(clients[i]);                        // changes client's pass only
         }
         totalValue = 0;                                  // summed afresh: no residue of the old scale's deltas
         totalValueError = 0;
-        for (int client : clients) {
-            addToTotal(worth[client]);
+        for (int i = 0; i < n; i++) {
+            addToTotal(worth[clients[i]]);
         }
     }
 

@@ -46,9 +46,9 @@ final class MulDiv {
      * giving two quotient digits. The divisor is first shifted left until its top bit is set, and the
      * dividend with it; then each digit, estimated from the dividend's top two digits and the
      * divisor's top one by a hardware division, is too large by at most two, and the test against
-     * the divisor's second digit corrects it. Two divisions and a few multiplications, where one
-     * quotient bit per step took 64 dependent steps with a branch each: this runs when a group joins
-     * or leaves stride's scheduler and every lag is rescaled. Only products past 2^63 come here.
+     * the divisor's second digit corrects it: two divisions and a few multiplications, against 64
+     * dependent steps with a branch each for one quotient bit per step. Only products past 2^63 come
+     * here, most of the lag rescales among them, as a group joins or leaves stride's scheduler.
      */
     private static long divide(long hi, long lo, long d) {
         int shift = Long.numberOfLeadingZeros(d);       // 1..63, as 0 < d < 2^63

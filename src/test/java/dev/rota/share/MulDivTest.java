@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.math.BigInteger;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class MulDivTest {
@@ -11,21 +12,12 @@ class MulDivTest {
     @Test
     void shouldMatchBigIntegerArithmeticOrSaturate() {
         SplittableRandom random = new SplittableRandom(7);
-        BigInteger max = BigInteger.valueOf(Long.MAX_VALUE);
         for (int i = 0; i < 200_000; i++) {
             long a = operand(random);
             long b = operand(random);
             long add = operand(random);
             long d = 1 + operand(random) % (Long.MAX_VALUE - 1);
-            BigInteger[] exact = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).add(BigInteger.valueOf(add))
-                    .divideAndRemainder(BigInteger.valueOf(d));
-            long quotient = MulDiv.floor(a, b, add, d);
-            if (exact[0].compareTo(max) >= 0) {
-                assertEquals(Long.MAX_VALUE, quotient, () -> a + " × " + b + " + " + add + " / " + d);
-            } else {
-                assertEquals(exact[0].longValueExact(), quotient, () -> a + " × " + b + " + " + add + " / " + d);
-                assertEquals(exact[1].longValueExact(), MulDiv.remainder(a, b, add, d, quotient));
-            }
+            assertMatchesBigInteger(a, b, add, d);
         }
     }
 
@@ -42,13 +34,13 @@ class MulDivTest {
 
     /**
      * Products past 2^63, the only ones divided in two steps, over divisors of every bit length:
-     * quotients near their largest ({@code hi = d - 1}), divisors whose low half is 0 or all ones,
-     * and random ones, where a quotient digit's first estimate is too large by one or two.
+     * powers of two, all ones, divisors whose low half is 0 or all ones, and random ones, where a
+     * quotient digit's first estimate is too large by one or two; each with the largest multiplier
+     * once, and with and without an addend.
      */
     @Test
     void shouldDivideWideProductsExactly() {
         SplittableRandom random = new SplittableRandom(11);
-        BigInteger max = BigInteger.valueOf(Long.MAX_VALUE);
         for (int bits = 1; bits <= 63; bits++) {
             long top = 1L << (bits - 1);
             long ones = top | (top - 1);
@@ -64,18 +56,26 @@ class MulDivTest {
                     long a = 1 + random.nextLong(Long.MAX_VALUE - 1);
                     long b = i == 0 ? Long.MAX_VALUE : 1 + random.nextLong(Long.MAX_VALUE - 1);
                     long add = i % 2 == 0 ? 0 : random.nextLong(Long.MAX_VALUE);
-                    BigInteger[] exact = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b))
-                            .add(BigInteger.valueOf(add)).divideAndRemainder(BigInteger.valueOf(d));
-                    long quotient = MulDiv.floor(a, b, add, d);
-                    String what = a + " × " + b + " + " + add + " / " + d;
-                    if (exact[0].compareTo(max) >= 0) {
-                        assertEquals(Long.MAX_VALUE, quotient, what);
-                    } else {
-                        assertEquals(exact[0].longValueExact(), quotient, what);
-                        assertEquals(exact[1].longValueExact(), MulDiv.remainder(a, b, add, d, quotient), what);
-                    }
+                    assertMatchesBigInteger(a, b, add, d);
                 }
             }
+        }
+    }
+
+    /**
+     * {@code floor} gives the exact quotient of {@code (a × b + add) / d} and {@code remainder} its
+     * remainder, or {@code floor} saturates at {@link Long#MAX_VALUE} where the quotient does not fit.
+     */
+    private static void assertMatchesBigInteger(long a, long b, long add, long d) {
+        BigInteger[] exact = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).add(BigInteger.valueOf(add))
+                .divideAndRemainder(BigInteger.valueOf(d));
+        long quotient = MulDiv.floor(a, b, add, d);
+        Supplier<String> what = () -> a + " × " + b + " + " + add + " / " + d;
+        if (exact[0].compareTo(BigInteger.valueOf(Long.MAX_VALUE)) >= 0) {
+            assertEquals(Long.MAX_VALUE, quotient, what);
+        } else {
+            assertEquals(exact[0].longValueExact(), quotient, what);
+            assertEquals(exact[1].longValueExact(), MulDiv.remainder(a, b, add, d, quotient), what);
         }
     }
 

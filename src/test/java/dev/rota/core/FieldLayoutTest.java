@@ -51,6 +51,12 @@ class FieldLayoutTest {
     }
 
     @Test
+    void engineFieldsReadPerTaskShareNoLineWithItsNeighbours() {
+        // Read by every worker at every task and by every offer; written only at parks and stops.
+        assertOnLinesOfTheirOwn(Engine.class, List.of("runState", "parkedCount", "dispatcher", "submitterLanes", "workers"));
+    }
+
+    @Test
     void laneQueuesShareNoLineWithItsCounters() {
         assertOnLinesOfTheirOwn(Lane.class, List.of("group", "worker", "inbox", "deque"),
                 List.of("completed", "clockInterval"));

@@ -394,8 +394,11 @@ public final class CurrencyGraph {
 
     private void pushDelta(CurrencyNode currency, long delta) {
         if (deltaCount == deltaCurrencies.length) {
-            deltaCurrencies = Arrays.copyOf(deltaCurrencies, deltaCount * 2);
-            deltaAmounts = Arrays.copyOf(deltaAmounts, deltaCount * 2);
+            // Both copies first: an OutOfMemoryError between two assignments would leave the arrays out of step.
+            CurrencyNode[] currencies = Arrays.copyOf(deltaCurrencies, deltaCount * 2);
+            long[] amounts = Arrays.copyOf(deltaAmounts, deltaCount * 2);
+            deltaCurrencies = currencies;
+            deltaAmounts = amounts;
         }
         deltaCurrencies[deltaCount] = currency;
         deltaAmounts[deltaCount] = delta;

@@ -77,8 +77,9 @@ public final class Engine extends HeaderLinePad {
 
     static {
         try {
-            RUN_STATE = MethodHandles.lookup().findVarHandle(Engine.class, "runState", int.class);
-            PARKED_COUNT = MethodHandles.lookup().findVarHandle(Engine.class, "parkedCount", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUN_STATE = lookup.findVarHandle(Engine.class, "runState", int.class);
+            PARKED_COUNT = lookup.findVarHandle(Engine.class, "parkedCount", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

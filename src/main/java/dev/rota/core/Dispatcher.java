@@ -525,6 +525,19 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * A worker has exited, and published it: a group whose mask allows only exited workers now runs
+     * on the others (W5), so picks may return more than before, as after {@link #maskChanged}.
+     */
+    void workerExited() {
+        lock.lock();
+        try {
+            version++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Shuts one group: no more submissions; it terminates once its queued and running tasks are done. */
     public void shutdown(Group group) {
         group.advanceRunState(Group.SHUTDOWN);

@@ -63,7 +63,8 @@ import java.util.function.IntPredicate;
  *       exited after shutdown. Other tasks moved onto this worker's deque by then, and forks not
  *       joined, are stolen by the allowed workers. A mask lapses once every worker it allows has
  *       exited after shutdown (E2; {@link Group#allows}): a task of the group still running
- *       elsewhere may have forked after they left, and the workers left finish it.</li>
+ *       elsewhere may have forked after they left, and the workers left finish it; each exit raises
+ *       the dispatcher's version, so that a worker whose last pick found nothing picks again.</li>
  *   <li>W6 (exit after shutdown): a worker that may not exit yet (E2) but finds nothing it may run
  *       parks as it would before shutdown; each worker that exits first wakes every parked one.
  *       While a task is left, a worker its group allows is awake (it saw the task, or the offer
@@ -270,7 +271,9 @@ final class Worker implements Runnable {
                 cancelLeftovers();
             }
             endSlice();
-            exited = true;
+            if (!exited) {
+                publishExit();                           // an exit other than E2's (stopping, or a failure)
+            }
             engine.workerExited(this);
         }
     }
@@ -1074,8 +1077,20 @@ final class Worker implements Runnable {
      * seen parked here and woken, and looks again.
      */
     void exitAfterShutdown() {
-        exited = true;
+        publishExit();
         wakeOthersToExit();
+    }
+
+    /**
+     * Publishes this worker's exit. A group whose mask allows only exited workers lapses with it
+     * (W5), so the set of groups a pick may return to the workers left can grow without any change
+     * in the ledger: the dispatcher's version goes up after the exit is published, or a worker
+     * whose last pick found nothing would skip the pick for as long as the version stayed (see
+     * {@link #findTask}) and spin beside the lapsed group's tasks, which it sees but never takes.
+     */
+    private void publishExit() {
+        exited = true;
+        engine.dispatcher().workerExited();
     }
 
     /**

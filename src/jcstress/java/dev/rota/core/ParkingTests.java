@@ -379,4 +379,50 @@ public final class ParkingTests {
             r.r2 = engine.worker(1).isParked();
         }
     }
+
+    /**
+     * W6 and E2: after shutdown, with nothing queued, the worker decides to park while a submitter
+     * that read its group open before the shutdown is refused as CLOSED: its reservation stands for a
+     * moment, and a last look that sees it there may find that the worker may not exit yet. The group
+     * is held from terminating (as a group's shutdownNow holds it while it drains), so that the looks
+     * still see it. The submitter plays {@link Group#offer}'s part after its run-state read.
+     * r1: the worker decided to sleep; r2: it is still PARKED after both actors ran, with nothing
+     * left anywhere.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "the worker saw that it may exit")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "the worker slept on the refused reservation and the refusal woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: asleep for ever after shutdown, the pool never terminates")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class RefusedSubmissionRacingParkAfterShutdown {
+        final Engine engine = oneWorkerEngine();
+        final Worker worker = engine.worker(0);
+        final Group group;
+
+        public RefusedSubmissionRacingParkAfterShutdown() {
+            Dispatcher dispatcher = engine.dispatcher();
+            group = dispatcher.newGroup("held", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
+            dispatcher.drainStarted(group);              // a termination hold: the group stays live
+            engine.shutdown();
+        }
+
+        @Actor
+        public void refusedSubmitter() {
+            if (group.admission.admit(0) != Group.CLOSED) {
+                throw new IllegalStateException("set-up: the admission is open");
+            }
+            group.refusedAsClosed();
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
 }

@@ -1120,6 +1120,22 @@ public final class Engine extends HeaderLinePad {
         return true;
     }
 
+    /**
+     * W6 for a submission refused after its group's admission closed ({@link Group#refusedAsClosed}):
+     * a worker whose last look before parking came while the refused reservation stood saw a task on
+     * its way in, found that it may not exit yet (E2), and parked; nothing is offered afterwards to
+     * wake it, so once the pool is shut down the refusal wakes the parked workers to look again. The
+     * withdrawal, a read-modify-write, comes before the reads of their park states here, and a
+     * parking worker publishes PARKED and fences before its look: either the look sees the
+     * withdrawal or this sees the worker parked. The run state read here sees the shutdown whenever
+     * such a look did, since that look came before the withdrawal.
+     */
+    void refusalWithdrawn() {
+        if (runState >= SHUTDOWN) {
+            wakeAll();
+        }
+    }
+
     private void wakeAll() {
         for (Worker w : workers) {
             w.wake();

@@ -129,7 +129,7 @@ public final class Group extends GroupActivationFields {
      * <p>A refused admission stood for a moment; a shutdown that looked at the group then saw it as
      * work and did not terminate the group (G3), and with the workers parked nothing would look
      * again. So a submitter refused as CLOSED (the admission was closed when it withdrew) asks the
-     * dispatcher to look again. The withdrawal and the close of the lane's admission stripe are
+     * dispatcher to look again, and wakes the parked workers ({@link #refusedAsClosed}). The withdrawal and the close of the lane's admission stripe are
      * read-modify-writes of the stripe's one word, so either the close comes first and the withdrawal
      * sees it, or the withdrawal comes first and every look after the close sees it.
      *
@@ -180,7 +180,7 @@ public final class Group extends GroupActivationFields {
         int admitted = pastBound ? admission.admitPastBound(w) : admission.admit(w);
         if (admitted != ACCEPTED) {
             if (admitted == CLOSED) {
-                engine.dispatcher().settle(this);        // G3: see above
+                refusedAsClosed();
             }
             return admitted;
         }
@@ -194,6 +194,19 @@ public final class Group extends GroupActivationFields {
             engine.submitterLanes().noteShared(thread.threadId());
         }
         return ACCEPTED;
+    }
+
+    /**
+     * A submission was refused as CLOSED, its reservation withdrawn. For a moment the reservation
+     * counted as a task on its way in, and two kinds of look may have taken it for one: a shutdown's,
+     * which then did not terminate the group (G3), so the dispatcher looks again; and a worker's last
+     * look before parking after the pool's shutdown, which then found that it may not exit yet (E2)
+     * and parked (W6), with no offer to come that would wake it, so the parked workers are woken to
+     * look again ({@link Engine#refusalWithdrawn}). Called after the withdrawal.
+     */
+    void refusedAsClosed() {
+        engine.dispatcher().settle(this);                // G3
+        engine.refusalWithdrawn();                       // W6
     }
 
     /**

@@ -70,7 +70,9 @@ import java.util.function.IntPredicate;
  *       While a task is left, a worker its group allows is awake (it saw the task, or the offer
  *       woke it, W3) or blocked under a spare that may run it; however the task ends (run by that
  *       worker or a spare, or drained by a shutdownNow of its group), that worker then looks again,
- *       finds that it may exit, and wakes the others. A pool's shutdownNow wakes every worker itself.</li>
+ *       finds that it may exit, and wakes the others. A submission refused after shutdown stood for
+ *       a task on its way in until it was withdrawn; the refused submitter wakes the parked workers
+ *       ({@link Engine#refusalWithdrawn}). A pool's shutdownNow wakes every worker itself.</li>
  * </ul>
  */
 final class Worker implements Runnable {

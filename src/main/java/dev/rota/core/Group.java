@@ -27,7 +27,9 @@ import java.util.function.BiConsumer;
  *       writes {@code IDLE}, then re-reads the queues: both through volatile accesses, so at least
  *       one of them sees the other (the same pairing as the park protocol W3). A fork's push is a
  *       release store, which the read could pass: {@code Worker.pushFork} fences between the two
- *       where the forking worker will not run the fork itself.</li>
+ *       where the forking worker will not run the fork itself; elsewhere the forking worker's slice
+ *       end reconciles the group, and a worker that sees the fork in its last look before parking
+ *       queues the activation itself ({@code Worker.seesWork}).</li>
  *   <li>G3 (run state, only increasing): {@code OPEN → SHUTDOWN → STOP → TERMINATED}. Closing
  *       the admission refuses later offers; the group terminates once it is shut down, its
  *       admission closed, no accepted task is on its way into an inbox or waiting in a queue, no

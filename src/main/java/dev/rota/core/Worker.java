@@ -918,8 +918,10 @@ final class Worker implements Runnable {
      * and of the parked count could pass, and a fence orders the push before both, as an offer's CAS
      * does for inboxes (pairing with the fences in {@link Dispatcher}'s reconcile, which publishes
      * IDLE and then looks at the queues again, and in {@link #prepareToPark()}). Elsewhere this worker
-     * runs its fork itself if nobody takes it, and its slice's end reconciles the group, so a missed
-     * activation or wake-up costs only parallelism and no fence is paid; should a mask change exclude
+     * runs its fork itself if nobody takes it, its slice's end reconciles the group, and another
+     * worker that sees the fork before it parks queues the missed activation itself
+     * ({@link #seesWork}), so a missed activation or wake-up costs only parallelism and no fence is
+     * paid; should a mask change exclude
      * this worker after the read, {@link #signalForksLeftBehind} makes up for the wake-up when the
      * slice ends.
      */
@@ -1024,7 +1026,15 @@ final class Worker implements Runnable {
 
     // ---- parking ------------------------------------------------------------------------------
 
-    /** True when any group this worker may serve holds a task, or an activation waits (volatile reads only). */
+    /**
+     * True when any group this worker may serve holds a task, or an activation waits. A group seen
+     * holding a task while idle gets its activation queued here, as a submitter would queue it (G2):
+     * a fork's push that the forking worker's read of the activation state passed ({@link #pushFork})
+     * leaves the group idle with the fork on that worker's deque, and without this the workers that
+     * see the fork would neither park nor pick the group, spinning until the forking worker's slice
+     * ends, and a task that waits for the fork without helping or a managed block would wait for
+     * ever. Volatile reads otherwise, and the activation's CAS only where the group is idle.
+     */
     boolean seesWork() {
         Dispatcher dispatcher = engine.dispatcher();
         if (dispatcher.activationsPending()) {
@@ -1032,6 +1042,7 @@ final class Worker implements Runnable {
         }
         for (Group group : dispatcher.groups()) {
             if (group.allows(index) && group.hasWork()) {
+                group.noteWork();                        // G2: an idle group seen holding a task is activated here
                 return true;
             }
         }

@@ -246,9 +246,27 @@ final class SpareThreads {
                 }
             }
             if (!assigned) {
-                idle.offerFirst(spare);
+                returnUnused(spare);
             }
         }
+    }
+
+    /**
+     * Puts back on the idle list a spare that {@link #serveWaiting} took for a request that ended
+     * before it was served, and wakes it. The spare sleeps in {@link Spare#awaitAssignment} until its
+     * keep-alive ends, and {@link #terminate()} wakes only the spares on the idle list while it walks
+     * it: one taken off the list before that walk and put back after it would sleep out its
+     * keep-alive (a minute by default) beside a terminated pool. Woken here, it looks again, and sees
+     * the termination if the walk missed it, since the pool terminates before the walk.
+     */
+    void returnUnused(Spare spare) {
+        idle.offerFirst(spare);
+        LockSupport.unpark(spare.thread);
+    }
+
+    /** For the package's tests: takes an idle spare off the list, as {@link #serveWaiting} does; or null. */
+    Spare takeIdle() {
+        return idle.pollFirst();
     }
 
     /** For the package's tests: the sleeps of every spare alive while standing in with nothing to run. */

@@ -23,9 +23,12 @@ import java.util.concurrent.FutureTask;
  * cancelled. RotaTask.run() keeps the outcome to itself, and returns at once when another run holds
  * the task (a task also invoked, or submitted twice): completed as a plain Runnable, this future
  * would report success whatever compute() did, and before the task when another run held it. Its
- * run therefore runs the task and leaves the completion to the task ({@link RotaTask#whenDone}),
- * rather than waiting for a run elsewhere: that run may be the caller of this one, further down the
- * same thread's stack (a join that helps), and a wait there would never end.
+ * run therefore runs the task and leaves the completion to the task ({@link RotaTask#whenDone},
+ * registered as the future is made), rather than waiting for a run elsewhere: that run may be the
+ * caller of this one, further down the same thread's stack (a join that helps), and a wait there
+ * would never end. So the future completes as the task does, also when a {@code cancel} or
+ * {@code complete} of the task ends it while a compute() goes on (in this future's own run or
+ * elsewhere), whose outcome the task then drops.
  */
 final class GroupFuture<V> extends BlockingFutureTask<V> {
     /**
@@ -89,6 +92,12 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         this.group = group;
         this.rotaTask = runnable instanceof RotaTask<?> task ? task : null;
         this.result = result;
+        if (rotaTask != null) {
+            // Completes with the task, however it is done: by this future's own run, by a run
+            // elsewhere, or by a cancel or complete() of the task while its compute() goes on. The
+            // action is published to the completing thread through the task's monitor.
+            rotaTask.whenDone(() -> settleWith(result));
+        }
     }
 
     /**
@@ -198,23 +207,16 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         return rotaTask;
     }
 
-    /** FutureTask's run has run the task (or found it held by another run): complete with the task. */
+    /**
+     * FutureTask's run has run the task. A future of a RotaTask completes with the task instead
+     * (the action its constructor left with the task), which this run may have found held by
+     * another run, or which a cancel or complete() may have ended while its compute() went on.
+     */
     @Override
     protected void set(V value) {
         if (rotaTask == null) {
             super.set(value);
-        } else {
-            rotaTask.whenDone(() -> settleWith(value));
         }
-    }
-
-    /**
-     * Completes this future with its RotaTask, without running it: at once if the task is done,
-     * else when the run that holds it ends. For a drained future whose task was done or running
-     * elsewhere (a user's cancel of this future cancelled the task too, and this future stays so).
-     */
-    private void settleWithTask() {
-        rotaTask.whenDone(() -> settleWith(result));
     }
 
     /** Completes this future with the outcome of its RotaTask, which is done; nothing if this future is done. */
@@ -264,17 +266,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         if (task instanceof GroupFuture<?> future && future.rotaTask != null) {
             if (future.rotaTask.cancelUnstarted()) {
                 // This drain claimed the task's start: it never runs, and is handed back whoever
-                // cancels the future. This cancel fails where the future is cancelled already: by a
-                // waiter's run of it (claimForWaiter still read it not done) that found the task
-                // claimed and completed the future with it (set, then whenDone: at once, or in this
-                // thread as the task's cancel woke it); or by a user's cancel of the future that
-                // lost the task's claim to this one. Nothing else completes it: its run sets only
-                // through the task, which stays cancelled.
+                // cancels the future. The task's cancel has run the future's action (see the
+                // constructor) in this thread, which cancelled the future unless a user's cancel of
+                // it came first; the cancel below finds it cancelled either way, and only states what
+                // the drain leaves. Nothing else completes the future: it completes only through the
+                // task, which stays cancelled.
                 future.cancel(false);
                 return true;
             }
-            future.settleWithTask();                     // done or running elsewhere
-            return false;
+            return false;                                // done or running elsewhere: completes with it (see the constructor)
         }
         if (task instanceof GroupFuture<?> future) {
             int c;

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * its next run: in the timer's heap, or come due and handed to a worker that is still busy. Its
  * future is cancelled by the time {@code shutdown()} returns, no run of it starts afterwards, and
  * delayed one-shot tasks, queued or still waiting for their deadline, run and let the pool terminate.
+ * (A run that a worker had already taken when {@code shutdown()} was called still starts, and the
+ * task is cancelled as it ends; the tests here hold the only worker, so no run is taken.)
  *
  * <p>One worker, held by a task until released, so that a due task stays in its queue for as long
  * as the test needs.

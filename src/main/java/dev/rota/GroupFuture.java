@@ -127,10 +127,12 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
                 RUNNER.setVolatile(this, null);
                 throw failure;
             }
+            Group outerGroup = WorkerContext.currentGroup();   // the group of the code this run returns to
+            boolean interruptedOnEntry = me.isInterrupted();
             try {
                 super.run();
             } finally {
-                endRun(me, outerFuture);
+                endRun(me, outerFuture, outerGroup, interruptedOnEntry);
             }
         } finally {
             WorkerContext.swapRunningTask(outer);
@@ -144,8 +146,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * interrupt while this run was nested in its code (a rejection policy that ran this one in
      * place, say), the interrupt, which its cancel could not send meanwhile, is taken and set for it
      * now ({@link InterruptOnCancel#takeOwedInterrupt}).
+     *
+     * <p>An interrupt that a cancel(true) of this future sent was meant for this future's code, which
+     * may have returned with it still set; on a worker or a spare it is cleared here, so that it does
+     * not reach the code this run returns to: the task that ran this future in place, or the duty
+     * cycle. Not where the thread was interrupted as the run began (that interrupt is the outer
+     * code's), nor once the pool or {@code outerGroup}, the outer code's group, is stopping, whose
+     * shutdownNow interrupts are meant for every task the thread runs.
      */
-    private void endRun(Thread me, Object outerFuture) {
+    private void endRun(Thread me, Object outerFuture, Group outerGroup, boolean interruptedOnEntry) {
         if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
             while (!RUNNER.compareAndSet(this, me, null)) {
                 Thread.onSpinWait();                     // a cancel(true) interrupts this thread: let it land first
@@ -156,6 +165,9 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
             WorkerContext.exitFuture(outerFuture);       // waits out a cancel(true)'s interrupt likewise
         } finally {
             RUNNER.setVolatile(this, null);
+        }
+        if (owedInterruptTaken() && !interruptedOnEntry && !WorkerContext.poolOrGroupStopping(outerGroup)) {
+            Thread.interrupted();                        // this future's cancel's, not the outer code's
         }
         if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.takeOwedInterrupt()) {
             me.interrupt();

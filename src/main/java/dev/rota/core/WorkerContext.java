@@ -308,6 +308,15 @@ public final class WorkerContext {
         return t instanceof WorkerThread || t instanceof SpareThreads.SpareThread;
     }
 
+    /**
+     * True when the calling thread is a worker or spare of a pool that is stopping, or {@code group}
+     * (null: none) is: the interrupts of those shutdownNow calls are meant for every task the thread
+     * runs, where other interrupts are meant for one task.
+     */
+    public static boolean poolOrGroupStopping(Group group) {
+        return poolStopping() || (group != null && group.runState() >= Group.STOP);
+    }
+
     /** True when the calling thread is a worker or spare of a pool that is stopping (shutdownNow). */
     public static boolean poolStopping() {
         Engine engine = currentEngine();

@@ -22,10 +22,12 @@ import java.util.concurrent.TimeoutException;
  * @param <V> the result type
  */
 public abstract class BlockingFutureTask<V> extends FutureTask<V> implements InterruptOnCancel {
-    /** {@link #owedInterrupt}: no cancel(true) owes this task's thread an interrupt, or it was taken. */
+    /** {@link #owedInterrupt}: no cancel(true) owes this task's thread an interrupt. */
     private static final int NOTHING_OWED = 0;
     /** {@link #owedInterrupt}: a cancel(true) owes this task's thread an interrupt that nobody has taken yet. */
     private static final int OWED = 1;
+    /** {@link #owedInterrupt}: a cancel(true)'s interrupt was taken, and so sent to the thread running this task. */
+    private static final int TAKEN = 2;
     private static final VarHandle OWED_INTERRUPT;
 
     static {
@@ -38,7 +40,7 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
 
     /**
      * {@link #OWED} from a {@code cancel(true)} until one caller of {@link #takeOwedInterrupt} takes
-     * it (a CAS back to {@link #NOTHING_OWED}): see {@link InterruptOnCancel}. Set once at most
+     * it (a CAS to {@link #TAKEN}): see {@link InterruptOnCancel}. Set once at most
      * by a task that {@link #interruptsItsRunner}: only the cancel that cancelled it sets it.
      */
     private volatile int owedInterrupt;
@@ -103,7 +105,12 @@ public abstract class BlockingFutureTask<V> extends FutureTask<V> implements Int
 
     @Override
     public final boolean takeOwedInterrupt() {
-        return owedInterrupt == OWED && OWED_INTERRUPT.compareAndSet(this, OWED, NOTHING_OWED);
+        return owedInterrupt == OWED && OWED_INTERRUPT.compareAndSet(this, OWED, TAKEN);
+    }
+
+    /** True once the interrupt a {@code cancel(true)} of this task owed has been taken (and so sent). */
+    protected final boolean owedInterruptTaken() {
+        return owedInterrupt == TAKEN;
     }
 
     /**

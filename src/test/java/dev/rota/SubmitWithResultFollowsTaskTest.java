@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.RotaTaskCompletionTest.Gated;
 import dev.rota.contract.Liveness;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,54 +22,42 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SubmitWithResultFollowsTaskTest {
 
-    /** A task whose compute() waits until {@link #release} opens. */
-    static final class HeldTask extends RotaTask<String> {
-        final CountDownLatch started = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
+    /** What the test does to the task while its compute() runs, and checks of the task and its future. */
+    @FunctionalInterface
+    interface WhileComputing {
+        void check(Gated task, Future<String> future) throws Exception;
+    }
 
-        @Override
-        protected String compute() {
-            started.countDown();
+    private static void whileComputing(WhileComputing checks) throws Exception {
+        try (RotaPool pool = RotaPool.builder().workers(2).pinning(false).build()) {
+            Gated task = new Gated();
+            Future<String> future = pool.group("g", 100).submit(task, "result");
+            Liveness.await(task.started, "the task's compute()");
             try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                checks.check(task, future);
+            } finally {
+                task.release.countDown();
             }
-            return "computed";
         }
     }
 
     @Test
     void aCancelOfTheRunningTaskCancelsItsFuture() throws Exception {
-        try (RotaPool pool = RotaPool.builder().workers(2).pinning(false).build()) {
-            HeldTask task = new HeldTask();
-            Future<String> future = pool.group("g", 100).submit(task, "result");
-            Liveness.await(task.started, "the task's compute()");
-            try {
-                assertTrue(task.cancel(false));
-                assertThrows(CancellationException.class, task::join);
-                assertThrows(CancellationException.class, () -> future.get(Liveness.SECONDS, TimeUnit.SECONDS),
-                        "the future of submit(task, result) did not complete with its cancelled task");
-            } finally {
-                task.release.countDown();
-            }
-        }
+        whileComputing((task, future) -> {
+            assertTrue(task.cancel(false));
+            assertThrows(CancellationException.class, task::join);
+            assertThrows(CancellationException.class, () -> future.get(Liveness.SECONDS, TimeUnit.SECONDS),
+                    "the future of submit(task, result) did not complete with its cancelled task");
+        });
     }
 
     @Test
     void aCompleteOfTheRunningTaskCompletesItsFuture() throws Exception {
-        try (RotaPool pool = RotaPool.builder().workers(2).pinning(false).build()) {
-            HeldTask task = new HeldTask();
-            Future<String> future = pool.group("g", 100).submit(task, "result");
-            Liveness.await(task.started, "the task's compute()");
-            try {
-                assertTrue(task.complete("given"));
-                assertEquals("given", task.join());
-                assertEquals("result", future.get(Liveness.SECONDS, TimeUnit.SECONDS),
-                        "the future of submit(task, result) did not complete with its completed task");
-            } finally {
-                task.release.countDown();
-            }
-        }
+        whileComputing((task, future) -> {
+            assertTrue(task.complete(7));
+            assertEquals(7, task.join());
+            assertEquals("result", future.get(Liveness.SECONDS, TimeUnit.SECONDS),
+                    "the future of submit(task, result) did not complete with its completed task");
+        });
     }
 }

@@ -843,10 +843,18 @@ public final class Engine extends HeaderLinePad {
      * are cancelled as they are taken (W2), and null is returned when none but those was left.
      */
     Runnable takeOne(Group group, int near) {
+        return takeOne(group, near, null);
+    }
+
+    /**
+     * As {@link #takeOne(Group, int)}, for worker {@code taker} (null: a spare), which counts a task
+     * taken from another worker's queues as stolen, as its own searches count theirs.
+     */
+    Runnable takeOne(Group group, int near, Worker taker) {
         boolean drained = group.isStopDrained();         // before the take: see Group.isStopDrained
         Runnable task;
         do {
-            task = takeOneQueued(group, near);
+            task = takeOneQueued(group, near, taker);
         } while (task != null && cancelLeftover(task, drained));
         return task;
     }
@@ -884,12 +892,14 @@ public final class Engine extends HeaderLinePad {
         return false;
     }
 
-    /** One task of {@code group}, taken as it is. */
-    private Runnable takeOneQueued(Group group, int near) {
+    /** One task of {@code group}, taken as it is; one from another worker than {@code taker} counts as stolen by it. */
+    private Runnable takeOneQueued(Group group, int near, Worker taker) {
         int n = workers.length;
         for (int i = 0; i < n; i++) {
-            Runnable task = group.lanes[(near + i) % n].deque.steal();
+            int w = (near + i) % n;
+            Runnable task = group.lanes[w].deque.steal();
             if (task != null) {
+                countStolen(taker, w);
                 return task;
             }
         }
@@ -905,11 +915,18 @@ public final class Engine extends HeaderLinePad {
                 }
                 if (task != null) {
                     group.tasksTaken(w, 1);
+                    countStolen(taker, w);
                     return task;
                 }
             }
         }
         return null;
+    }
+
+    private static void countStolen(Worker taker, int from) {
+        if (taker != null && taker.index != from) {
+            taker.countSteals(1);
+        }
     }
 
     Affinity affinity() {

@@ -4,6 +4,7 @@ import dev.rota.affinity.PinResult;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
@@ -585,7 +586,7 @@ final class Worker implements Runnable {
      * its tasks, as {@code ForkJoinPool.getStealCount()} counts tasks. This worker is the counter's
      * only writer.
      */
-    private void countSteals(int n) {
+    void countSteals(int n) {
         STEALS.setOpaque(this, steals + n);
     }
 
@@ -808,7 +809,7 @@ final class Worker implements Runnable {
         if (helpDepth >= WorkerContext.helpDepthLimit(bounded)) {
             return false;
         }
-        Runnable task = engine.takeOne(group, index);    // W2 included, this worker's deque first
+        Runnable task = engine.takeOne(group, index, this); // W2 included, this worker's deque first
         if (task == null) {
             return false;
         }
@@ -882,7 +883,16 @@ final class Worker implements Runnable {
     /** Owner only: pops {@code task} if it is the newest on the running task's deque, without running it. */
     boolean tryUnpush(Runnable task) {
         Lane lane = forkLane();
-        return lane != null && lane.deque.tryUnpush(task);
+        if (lane == null || !lane.deque.tryUnpush(task)) {
+            return false;
+        }
+        if (task instanceof Future<?> done && done.isDone()) {
+            // Done before it was taken back (run in place by its waiter, or completed or cancelled by
+            // its user): the copy stood for that, and is counted as a taker that skipped it counts it.
+            TASKS_RUN.setOpaque(this, tasksRun + 1);
+            lane.countCompleted();
+        }
+        return true;
     }
 
     /** Owner only: the tasks on the running task's deque beyond the pool's parked workers, or 0. */

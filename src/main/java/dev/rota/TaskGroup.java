@@ -54,7 +54,8 @@ import java.util.concurrent.TimeoutException;
  * A terminated group leaves the pool and its currency, and its name may be used again. Shutting the
  * pool down shuts every group; every group has terminated, and left its currency, once the pool has.
  *
- * <p>{@link #submitOnly()} hands untrusted code a view that can submit and nothing else.
+ * <p>{@link #submitOnly()} hands code that should not steer the pool a view that can submit and
+ * nothing else (the tasks it submits run as the pool's tasks, with what they reach from there).
  */
 public final class TaskGroup extends AbstractExecutorService {
     /** Default bound on a named group's queued tasks. */
@@ -405,7 +406,9 @@ public final class TaskGroup extends AbstractExecutorService {
      * A view of this group that can submit tasks and nothing else: no tickets, no currencies, no
      * shutdown. Its {@code shutdown}, {@code shutdownNow} and {@code close} throw
      * {@link UnsupportedOperationException}; {@code isShutdown}, {@code isTerminated} and
-     * {@code awaitTermination} report on the group.
+     * {@code awaitTermination} report on the group. It limits its holder, not the tasks submitted
+     * through it: those run as the pool's tasks, and reach the pool through
+     * {@link RotaTask#getPool()}, as a ForkJoinPool's tasks reach theirs.
      */
     public ExecutorService submitOnly() {
         return new SubmitOnly(this);

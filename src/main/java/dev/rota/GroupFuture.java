@@ -127,12 +127,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
                 RUNNER.setVolatile(this, null);
                 throw failure;
             }
-            Group outerGroup = WorkerContext.currentGroup();   // the group of the code this run returns to
             boolean interruptedOnEntry = me.isInterrupted();
             try {
                 super.run();
             } finally {
-                endRun(me, outerFuture, outerGroup, interruptedOnEntry);
+                endRun(me, outerFuture, interruptedOnEntry);
             }
         } finally {
             WorkerContext.swapRunningTask(outer);
@@ -151,10 +150,11 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * may have returned with it still set; on a worker or a spare it is cleared here, so that it does
      * not reach the code this run returns to: the task that ran this future in place, or the duty
      * cycle. Not where the thread was interrupted as the run began (that interrupt is the outer
-     * code's), nor once the pool or {@code outerGroup}, the outer code's group, is stopping, whose
-     * shutdownNow interrupts are meant for every task the thread runs.
+     * code's), nor once the pool or the outer code's group (the thread's current group, as at the
+     * run's start: this run changes it for nobody) is stopping, whose shutdownNow interrupts are
+     * meant for every task the thread runs.
      */
-    private void endRun(Thread me, Object outerFuture, Group outerGroup, boolean interruptedOnEntry) {
+    private void endRun(Thread me, Object outerFuture, boolean interruptedOnEntry) {
         if (outerFuture == WorkerContext.NOT_A_POOL_THREAD) {
             while (!RUNNER.compareAndSet(this, me, null)) {
                 Thread.onSpinWait();                     // a cancel(true) interrupts this thread: let it land first
@@ -166,7 +166,8 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
         } finally {
             RUNNER.setVolatile(this, null);
         }
-        if (owedInterruptTaken() && !interruptedOnEntry && !WorkerContext.poolOrGroupStopping(outerGroup)) {
+        if (owedInterruptTaken() && !interruptedOnEntry
+                && !WorkerContext.poolOrGroupStopping(WorkerContext.currentGroup())) {
             Thread.interrupted();                        // this future's cancel's, not the outer code's
         }
         if (outerFuture instanceof InterruptOnCancel enclosing && enclosing.takeOwedInterrupt()) {

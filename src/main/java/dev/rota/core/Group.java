@@ -131,9 +131,10 @@ public final class Group extends GroupActivationFields {
      * <p>A refused admission stood for a moment; a shutdown that looked at the group then saw it as
      * work and did not terminate the group (G3), and with the workers parked nothing would look
      * again. So a submitter refused as CLOSED (the admission was closed when it withdrew) asks the
-     * dispatcher to look again, and wakes the parked workers ({@link #refusedAsClosed}). The withdrawal and the close of the lane's admission stripe are
-     * read-modify-writes of the stripe's one word, so either the close comes first and the withdrawal
-     * sees it, or the withdrawal comes first and every look after the close sees it.
+     * dispatcher to look again, and wakes the parked workers ({@link #refusedAsClosed}). The
+     * withdrawal and the close of the lane's admission stripe are read-modify-writes of the stripe's
+     * one word, so either the close comes first and the withdrawal sees it, or the withdrawal comes
+     * first and every look after the close sees it.
      *
      * @return {@link #ACCEPTED}, {@link #FULL} (the queue is at capacity) or {@link #CLOSED} (shut down)
      */

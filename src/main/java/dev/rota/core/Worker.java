@@ -707,8 +707,13 @@ final class Worker implements Runnable {
             currentLane = outer;
             currentTask = outerTask;
         }
-        TASKS_RUN.setOpaque(this, tasksRun + 1);
         sliceTasks++;
+        countCompleted(lane);
+    }
+
+    /** Owner only: one more task of {@code lane}'s group completed here, in this worker's figures and the group's. */
+    private void countCompleted(Lane lane) {
+        TASKS_RUN.setOpaque(this, tasksRun + 1);
         lane.countCompleted();
     }
 
@@ -889,8 +894,7 @@ final class Worker implements Runnable {
         if (task instanceof Future<?> done && done.isDone()) {
             // Done before it was taken back (run in place by its waiter, or completed or cancelled by
             // its user): the copy stood for that, and is counted as a taker that skipped it counts it.
-            TASKS_RUN.setOpaque(this, tasksRun + 1);
-            lane.countCompleted();
+            countCompleted(lane);
         }
         return true;
     }
@@ -931,9 +935,8 @@ final class Worker implements Runnable {
      * runs its fork itself if nobody takes it, its slice's end reconciles the group, and another
      * worker that sees the fork before it parks queues the missed activation itself
      * ({@link #seesWork}), so a missed activation or wake-up costs only parallelism and no fence is
-     * paid; should a mask change exclude
-     * this worker after the read, {@link #signalForksLeftBehind} makes up for the wake-up when the
-     * slice ends.
+     * paid; should a mask change exclude this worker after the read, {@link #signalForksLeftBehind}
+     * makes up for the wake-up when the slice ends.
      */
     void pushFork(Lane lane, Runnable task) {
         lane.deque.push(task);

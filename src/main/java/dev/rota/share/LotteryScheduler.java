@@ -25,7 +25,9 @@ import java.util.random.RandomGenerator;
  * gets the wins it draws, a restricted client its share of the whole pool as far as its CPUs allow,
  * and the rest of its CPUs go to the others (max-min, as stride gives through its global pass). A
  * client is owed at most {@value #MAX_DEFERRED} wins: one that cannot use its share then takes
- * every pick on its CPUs and no more, and builds no backlog to spend later.
+ * every pick on its CPUs and no more, builds no backlog to spend later, and is left out of the
+ * draws on the other CPUs, so that the share it cannot use goes to all the other clients in
+ * proportion, restricted ones too. A drawn client keeps its compensation until its win is paid.
  */
 public final class LotteryScheduler implements ShareScheduler {
     /*
@@ -40,23 +42,24 @@ public final class LotteryScheduler implements ShareScheduler {
      * that leaves keeps its compensation for its next join (a client that blocked early is
      * compensated when it comes back, as in [1] 4.5); remove() forgets it.
      *
-     * A pick with an eligibility predicate makes one draw from the whole tree. deferred[client] is
-     * the wins the client drew less those it got: positive, it is owed wins (listed in owedClients);
-     * negative, it was advanced wins. If the drawn client is not eligible, it is owed one more (to
-     * MAX_DEFERRED at most), unless no client is eligible: a pick that returns NONE is taken by
-     * nobody, so it owes nothing and changes nothing (a worker with no group it may serve would
-     * otherwise hand wins to groups drawn while it idles). A pick where an owed client is eligible serves it instead of an eligible
-     * drawn client that is not owed itself, and its debt shrinks by one while the drawn client's
-     * grows by one. Where no owed client is eligible, the pick is a draw among the eligible clients,
-     * and its winner, served in place of a client now owed, is advanced one win (to MAX_DEFERRED at
-     * most, and not for a client already owed MAX_DEFERRED, which cannot use its share). Without the
-     * two last steps a client that gets such picks on its own workers and is never served in place
-     * of an owed one (a client restricted to other workers than another restricted one) would gain
-     * on the others. With two workers, a client worth 1/4 that may use only the first is drawn on
-     * the second with probability 1/4 and paid on the first, where it also wins its own 1/4: half
-     * the first worker, 1/4 of the pool. Owed wins lapse when the client stops competing or is
-     * forgiven (forgiveCredit): it had no work to use them, or it may now run where it was drawn;
-     * advanced ones lapse only when it stops competing.
+     * A pick with an eligibility predicate makes one draw from the whole tree but for the saturated
+     * clients (drawWithRoom): those not eligible and owed MAX_DEFERRED already. deferred[client] is
+     * the wins the client drew less those it got: positive, it is owed wins (listed in
+     * owedClients); negative, it was advanced wins. If the drawn client is not eligible, it is owed
+     * one more, with its compensation kept until it is paid, unless no client is eligible: a pick
+     * that returns NONE is taken by nobody, so it owes nothing and changes nothing (a worker with
+     * no group it may serve would otherwise hand wins to groups drawn while it idles). A pick where
+     * an owed client is eligible serves it instead of an eligible drawn client that is not owed
+     * itself, and its debt shrinks by one while the drawn client's grows by one. Where no owed
+     * client is eligible, the pick is a draw among the eligible clients, and its winner, served in
+     * place of a client now owed, is advanced one win (to MAX_DEFERRED at most). Without the two
+     * last steps a client that gets such picks on its own workers and is never served in place of
+     * an owed one (a client restricted to other workers than another restricted one) would gain on
+     * the others. With two workers, a client worth 1/4 that may use only the first is drawn on the
+     * second with probability 1/4 and paid on the first, where it also wins its own 1/4: half the
+     * first worker, 1/4 of the pool. Owed wins lapse when the client stops competing or is forgiven
+     * (forgiveCredit): it had no work to use them, or it may now run where it was drawn; advanced
+     * ones lapse only when it stops competing.
      *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Lottery Scheduling: Flexible
      * Proportional-Share Resource Management", OSDI 1994, sections 2.2, 3.4, 4.2, 4.5.
@@ -162,7 +165,7 @@ public final class LotteryScheduler implements ShareScheduler {
 
     /**
      * Draws for a worker that may serve only the clients {@code eligible} accepts. The draw is from
-     * all competing clients; a drawn client this worker may not serve is owed the win, and an owed
+     * all competing clients but those that may not run here and are owed all they may be; a drawn client this worker may not serve is owed the win, and an owed
      * client this worker may serve is paid first (see the class comment). When the draw is not
      * eligible and nothing owed is, the pick is among the eligible clients, each with probability
      * its weight over their total: up to {@value #REDRAWS} draws from the whole tree, which have
@@ -174,7 +177,10 @@ public final class LotteryScheduler implements ShareScheduler {
         if (competing == 0) {
             return NONE;
         }
-        int slot = tree.find(source.nextDouble() * tree.total());
+        int slot = drawWithRoom(source, eligible);
+        if (slot < 0) {
+            return NONE;                                // every competing client is saturated elsewhere
+        }
         int drawn = clientAt[slot];
         if (eligible.test(drawn)) {
             if (owedCount == 0 || deferred[drawn] > 0) {
@@ -187,19 +193,71 @@ public final class LotteryScheduler implements ShareScheduler {
             credit(drawn);                              // it gives its win up: owed it, or an advance repaid
             return payDeferred(owed);
         }
+        // The drawn client may not run here and has room for one more owed win (drawWithRoom). Its
+        // compensation goes on until the win is paid (payDeferred), since no new quantum of it has
+        // started: a client charged a fraction f of its quantum keeps its weight × 1/f in the draws
+        // of the workers it may not use too, or it would be owed fewer wins than its CPU share needs.
         int owed = mostOwed(eligible);
         if (owed != NONE) {
-            defer(slot);
+            credit(drawn);
             return payDeferred(owed);
         }
         int winner = drawEligible(source, eligible);
         if (winner == NONE) {
             return NONE;                                // nobody took the pick, so nobody is owed it
         }
-        if (defer(slot) && deferred[winner] > -MAX_DEFERRED) {
+        credit(drawn);
+        if (deferred[winner] > -MAX_DEFERRED) {
             deferred[winner]--;                         // an advance on the drawn client's win, repaid where it is paid
         }
         return winner;
+    }
+
+    /**
+     * The slot of one draw from the clients that can still take a win from this pick: all but the
+     * saturated ones, those that may not run here and are already owed {@value #MAX_DEFERRED} wins.
+     * A saturated client cannot use its share, so its weight must not stand for anybody here: drawn
+     * on this worker, it would hand the pick to the clients eligible here, and a client restricted
+     * to other workers, with room there, would never be owed those wins, so that a group that cannot
+     * use its tickets would shrink the share of every other restricted one (max-min, as stride's
+     * global pass gives it, leaves a saturated client's unused share to all the others in proportion).
+     * Up to {@value #REDRAWS} draws from the whole tree, then an exact linear draw over the other
+     * slots; -1 when every competing client is saturated, and so none eligible here.
+     */
+    private int drawWithRoom(RandomGenerator source, IntPredicate eligible) {
+        int slot = -1;
+        for (int attempt = 1; attempt <= REDRAWS; attempt++) {
+            slot = tree.find(source.nextDouble() * tree.total());
+            if (!isSaturated(clientAt[slot], eligible)) {
+                return slot;
+            }
+        }
+        double total = 0;
+        for (slot = 0; slot < competing; slot++) {
+            if (!isSaturated(clientAt[slot], eligible)) {
+                total += tree.weight(slot);
+            }
+        }
+        if (!(total > 0)) {
+            return -1;
+        }
+        double point = source.nextDouble() * total;
+        int last = -1;
+        for (slot = 0; slot < competing; slot++) {
+            if (!isSaturated(clientAt[slot], eligible)) {
+                last = slot;
+                point -= tree.weight(slot);
+                if (point < 0) {
+                    return slot;
+                }
+            }
+        }
+        return last;                                    // rounding put the point at the very end
+    }
+
+    /** True when {@code client} may not run where {@code eligible} stands for and is owed all it may be. */
+    private boolean isSaturated(int client, IntPredicate eligible) {
+        return deferred[client] == MAX_DEFERRED && !eligible.test(client);
     }
 
     /** Among the eligible clients, each with probability its weight over their total; NONE if none is. */
@@ -250,23 +308,6 @@ public final class LotteryScheduler implements ShareScheduler {
         if (client < state.length && deferred[client] > 0) {
             clearDeferred(client);
         }
-    }
-
-    /**
-     * The client in {@code slot} won where it may not run. Its compensation ends here, as at any
-     * win: kept until payment, it would inflate every draw on the workers it may not use meanwhile.
-     */
-    private boolean defer(int slot) {
-        int client = clientAt[slot];
-        if (compensation[client] != 1) {
-            compensation[client] = 1;
-            tree.set(slot, value[client]);
-        }
-        if (deferred[client] == MAX_DEFERRED) {
-            return false;                               // a client that cannot use its share is owed no more
-        }
-        credit(client);
-        return true;
     }
 
     /** One more win owed to {@code client}, or one less advanced to it, up to MAX_DEFERRED owed. */

@@ -3,6 +3,7 @@ package dev.rota;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Says once per reason, per JVM, through {@link System.Logger}, that workers run unpinned: one record
@@ -33,16 +34,25 @@ final class PinningLog {
                 continue;
             }
             unpinned++;
-            // Every note is marked as said: a kernel's refusal names its CPU, so the notes of one
-            // cause differ from worker to worker, and one record stands for them all.
-            if (REPORTED.add(level + " " + p.note()) && first == null) {
+            // Every cause is marked as said. A kernel's refusal names its CPU, so the notes of one
+            // cause differ from worker to worker and from pool to pool: the cause is the note with
+            // the worker's own CPU left out, and one record stands for all its notes in this JVM.
+            if (REPORTED.add(level + " " + cause(p)) && first == null) {
                 first = p;
             }
         }
         if (first != null) {
+            // Numbers go in as text: the logger's MessageFormat would group a number's digits by the
+            // locale, "CPU 1,024", which in the kernel's CPU-list syntax reads as CPUs 1 and 24.
             LOGGER.log(level, "Rota pool {0} runs unpinned: worker {1} could not be pinned to CPU {2}: {3} "
                     + "({4} of its {5} workers are not pinned)",
-                    pool, first.worker(), first.cpu(), first.note(), unpinned, placements.size());
+                    pool, Integer.toString(first.worker()), Integer.toString(first.cpu()), first.note(),
+                    Integer.toString(unpinned), Integer.toString(placements.size()));
         }
+    }
+
+    /** The placement's note with its own CPU's number ("CPU 12", not "CPUs 0-12") replaced by "CPU #". */
+    private static String cause(CpuTopology.WorkerPlacement placement) {
+        return Pattern.compile("\\bCPU " + placement.cpu() + "(?!\\d)").matcher(placement.note()).replaceAll("CPU #");
     }
 }

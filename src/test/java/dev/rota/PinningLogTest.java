@@ -10,12 +10,14 @@ import dev.rota.affinity.NoAffinity;
 import dev.rota.affinity.PinResult;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,5 +124,55 @@ class PinningLogTest {
         }
 
         assertEquals(List.of(Level.WARNING), records.stream().map(LogRecord::getLevel).toList());
+    }
+
+    /** A kernel that refuses every pin, with a cause of its own (each is said once per JVM), worded as LinuxAffinity words it. */
+    private static Affinity refusingEveryPin(BitSet process) {
+        String cause = UUID.randomUUID().toString();
+        return new Affinity() {
+            @Override public boolean canPin() { return true; }
+            @Override public String unavailableReason() { return ""; }
+            @Override public BitSet allowedCpus() { return (BitSet) process.clone(); }
+            @Override public BitSet processCpus() { return (BitSet) process.clone(); }
+            @Override public int currentCpu() { return -1; }
+            @Override public PinResult pinCurrentThread(int cpu) {
+                return PinResult.failure(cpu, "sched_setaffinity to CPU " + cpu + " failed with errno 1 (EPERM) "
+                        + "(this thread may use CPUs " + CpuList.format(process) + ") " + cause);
+            }
+        };
+    }
+
+    @Test
+    void oneCauseIsOneWarningWhicheverCpusLaterPoolsUse() {
+        BitSet process = CpuList.parse("0-3");
+        Affinity refusing = refusingEveryPin(process);
+        CpuTopology machine = CpuTopology.flat(process);
+        try (RotaPool first = RotaPool.builder().cpus(0, 1).platform(refusing, machine).build()) {
+            assertFalse(first.topology().pinned());
+        }
+        try (RotaPool second = RotaPool.builder().cpus(2, 3).platform(refusing, machine).build()) {
+            assertFalse(second.topology().pinned());
+        }
+        assertEquals(List.of(Level.WARNING), records.stream().map(LogRecord::getLevel).toList(),
+                "one cause, but logged: " + records.stream().map(r -> new SimpleFormatter().formatMessage(r)).toList());
+    }
+
+    @Test
+    void cpuNumbersInTheWarningAreNotGroupedByLocale() {
+        Locale previous = Locale.getDefault(Locale.Category.FORMAT);
+        Locale.setDefault(Locale.Category.FORMAT, Locale.US);
+        try {
+            BitSet process = new BitSet();
+            process.set(1024);
+            try (RotaPool pool = RotaPool.builder().cpus(1024)
+                    .platform(refusingEveryPin(process), CpuTopology.flat(process)).build()) {
+                assertFalse(pool.topology().pinned());
+            }
+            assertEquals(1, records.size());
+            String said = new SimpleFormatter().formatMessage(records.getFirst());
+            assertTrue(said.contains("pinned to CPU 1024:"), said);
+        } finally {
+            Locale.setDefault(Locale.Category.FORMAT, previous);
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * The cache-line layout that the submission path relies on, read from HotSpot's field offsets:
@@ -18,10 +19,13 @@ import org.junit.jupiter.api.Test;
  * <p>An object starts on an 8-byte boundary, anywhere within a 64-byte line, so two fields may share
  * a line when some line that starts at a multiple of 8 from the object's start holds bytes of both;
  * the object before may reach up to offset 55, the object after down to 63 bytes before this one's
- * end. The offsets come from {@code jdk.internal.misc.Unsafe}, which the build exports to the
- * tests' JVM and which, unlike {@code sun.misc.Unsafe}, prints no warning; it is called reflectively,
- * since {@code javac --release} compiles against the exported API only.
+ * end. The offsets come from {@code jdk.internal.misc.Unsafe}, which the build exports to this
+ * test's JVM only (Surefire's execution {@code field-layout}; the other tests run without the
+ * export, as a user's code does) and which, unlike {@code sun.misc.Unsafe}, prints no warning; it is
+ * called reflectively, since {@code javac --release} compiles against the exported API only.
  */
+@DisabledIfSystemProperty(named = "rota.fieldLayoutTest", matches = "elsewhere",
+        disabledReason = "runs in Surefire's execution field-layout, whose JVM has the export it needs")
 class FieldLayoutTest {
     private static final Object UNSAFE;
     private static final Method FIELD_OFFSET;

@@ -235,15 +235,46 @@ public final class CpuTopology {
         if (self < 0 || self >= workerCpus.length) {
             throw new IllegalArgumentException("worker " + self + " is not among the " + workerCpus.length + " workers");
         }
-        Cpu own = cpu(workerCpus[self]);
-        int workerCount = workerCpus.length;
-        List<List<Integer>> tiers = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        for (int distance = 1; distance < workerCount; distance++) {
-            int worker = (self + distance) % workerCount;
-            tiers.get(closeness(own, cpu(workerCpus[worker]))).add(worker);
-        }
-        return tiers.stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
+        return byTier(cpu(workerCpus[self]), workerCpus, self + 1, workerCpus.length - 1);
     }
+
+    /**
+     * The order in which workers on {@code cpu} visit the pool's workers when they steal, for
+     * workers that share that CPU and so one order: every worker with a CPU in {@code workerCpus},
+     * those on {@code cpu} too (each skips itself), in the tiers of {@link #stealOrder}, and within a
+     * tier in ascending index. One array of n entries per shared CPU, where an order per worker
+     * would take n² entries for a pool of many more workers than CPUs.
+     */
+    int[] sharedStealOrder(int cpu, int[] workerCpus) {
+        return byTier(cpu(cpu), workerCpus, 0, workerCpus.length);
+    }
+
+    /**
+     * {@code count} workers from {@code first} on (wrapping round), ordered by their CPU's closeness
+     * to {@code own}, nearest tier first, each tier in the order they came.
+     */
+    private int[] byTier(Cpu own, int[] workerCpus, int first, int count) {
+        int workerCount = workerCpus.length;
+        byte[] tierOf = new byte[workerCount];
+        int[] tierStart = new int[TIERS + 1];
+        for (int k = 0; k < count; k++) {
+            int worker = (first + k) % workerCount;
+            tierOf[worker] = (byte) closeness(own, cpu(workerCpus[worker]));
+            tierStart[tierOf[worker] + 1]++;
+        }
+        for (int tier = 1; tier <= TIERS; tier++) {
+            tierStart[tier] += tierStart[tier - 1];
+        }
+        int[] order = new int[count];
+        for (int k = 0; k < count; k++) {
+            int worker = (first + k) % workerCount;
+            order[tierStart[tierOf[worker]]++] = worker;
+        }
+        return order;
+    }
+
+    /** Tiers of {@link #closeness}. */
+    private static final int TIERS = 4;
 
     /** 0: same core (or CPU); 1: same last-level cache; 2: same package; 3: farther or unknown. */
     private static int closeness(Cpu own, Cpu other) {

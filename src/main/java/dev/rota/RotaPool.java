@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.AbstractExecutorService;
@@ -98,6 +100,26 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
      */
     private static final AtomicLong LAST_GROUP_ID = new AtomicLong();
 
+    /**
+     * Each worker's steal order: its own where it is alone on its CPU, else one order shared by the
+     * workers of that CPU, each of which skips itself in it ({@link CpuTopology#sharedStealOrder}).
+     * So the orders take at most (CPUs used) × n entries, not n² for a pool of far more workers than
+     * CPUs ({@code workers(32767)} on a few CPUs would need gigabytes).
+     */
+    private static int[][] stealOrders(CpuTopology machine, int[] cpus) {
+        Map<Integer, Integer> workersOn = new HashMap<>();
+        for (int cpu : cpus) {
+            workersOn.merge(cpu, 1, Integer::sum);
+        }
+        Map<Integer, int[]> shared = new HashMap<>();
+        int[][] orders = new int[cpus.length][];
+        for (int i = 0; i < cpus.length; i++) {
+            orders[i] = workersOn.get(cpus[i]) == 1 ? machine.stealOrder(i, cpus)
+                    : shared.computeIfAbsent(cpus[i], cpu -> machine.sharedStealOrder(cpu, cpus));
+        }
+        return orders;
+    }
+
     private RotaPool(Builder builder) {
         Affinity affinity = builder.affinity;
         CpuTopology machine = builder.topology != null ? builder.topology : CpuTopology.current();
@@ -105,10 +127,7 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
         for (int cpu : cpus) {
             machine.cpu(cpu);                            // IllegalArgumentException naming a CPU we may not use
         }
-        int[][] stealOrder = new int[cpus.length][];
-        for (int i = 0; i < cpus.length; i++) {
-            stealOrder[i] = machine.stealOrder(i, cpus);
-        }
+        int[][] stealOrder = stealOrders(machine, cpus);
         this.common = builder.common;
         this.name = builder.name != null ? builder.name : common ? "rota-common" : "rota-" + POOL_NUMBER.incrementAndGet();
         boolean pinning = builder.pinning == null || builder.pinning;

@@ -5,6 +5,7 @@ import dev.rota.CpuTopology.WorkerPlacement;
 import dev.rota.affinity.Affinity;
 import dev.rota.affinity.CpuList;
 import dev.rota.affinity.FakeSysfs;
+import dev.rota.affinity.NoAffinity;
 import dev.rota.affinity.SysfsTopologyReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -166,6 +168,54 @@ class CpuTopologyTest {
             int me = self;
             assertEquals(IntStream.range(0, 20).filter(w -> w != me).boxed().toList(),
                     Arrays.stream(order).sorted().boxed().toList());
+        }
+    }
+
+    @Test
+    void workersSharingACpuShareOneOrderOfEveryWorkerNearestFirst() {
+        CpuTopology topology = cachesSmallerThanPackages();
+        int[] workerCpus = {4, 9, 4, 5, 9};
+
+        // CPU 4: itself (workers 0, 2), its sibling CPU 5 (worker 3), then CPU 9 in the next package.
+        assertArrayEquals(new int[] {0, 2, 3, 1, 4}, topology.sharedStealOrder(4, workerCpus));
+        assertArrayEquals(new int[] {1, 4, 0, 2, 3}, topology.sharedStealOrder(9, workerCpus));
+    }
+
+    @Test
+    void aPoolOfManyMoreWorkersThanCpusRunsEveryTask() throws Exception {
+        CpuTopology twoCpus = CpuTopology.flat(CpuList.parse("0-1"));
+        try (RotaPool pool = RotaPool.builder().workers(512).pinning(false)
+                .platform(new NoAffinity("test"), twoCpus).build()) {
+            LongAdder ran = new LongAdder();
+            for (int i = 0; i < 10_000; i++) {
+                pool.execute(ran::increment);
+            }
+            assertEquals(Long.valueOf(1L << 16), pool.invoke(new Count(0, 1 << 16)));
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), "the pool did not terminate");
+            assertEquals(10_000, ran.sum());
+        }
+    }
+
+    /** Leaves of a fork tree, counted: forks of a worker shared by one order are stolen by its CPU's others. */
+    private static final class Count extends RotaTask<Long> {
+        private final int from;
+        private final int to;
+
+        Count(int from, int to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        protected Long compute() {
+            if (to - from <= 64) {
+                return (long) (to - from);
+            }
+            int middle = (from + to) >>> 1;
+            Count left = new Count(from, middle);
+            left.fork();
+            return new Count(middle, to).compute() + left.join();
         }
     }
 

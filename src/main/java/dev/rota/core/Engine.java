@@ -7,8 +7,11 @@ import dev.rota.share.StrideScheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
@@ -132,7 +135,9 @@ public final class Engine extends HeaderLinePad {
 
     /**
      * @param cpus     the CPU of each worker, in worker order
-     * @param stealOrder for each worker, the indices of the others in the order it steals from them
+     * @param stealOrder for each worker, the indices of the others in the order it steals from them;
+     *                 it may hold the worker's own index, which the worker skips, and workers may share
+     *                 one array (the engine keeps them and never writes them)
      * @param pinning  whether workers pin themselves to their CPUs
      * @param handler  receives exceptions escaping tasks given to {@code execute}; null for the thread's default
      */
@@ -165,9 +170,12 @@ public final class Engine extends HeaderLinePad {
                 workers[i].thread.setUncaughtExceptionHandler(handler);
             }
         }
+        Set<int[]> checked = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int i = 0; i < cpus.length; i++) {
-            for (int victim : stealOrder[i]) {
-                Objects.checkIndex(victim, cpus.length);
+            if (checked.add(stealOrder[i])) {            // once per array: workers of one CPU may share one
+                for (int victim : stealOrder[i]) {
+                    Objects.checkIndex(victim, cpus.length);
+                }
             }
             workers[i].setVictims(stealOrder[i]);
         }

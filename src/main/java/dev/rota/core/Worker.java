@@ -250,9 +250,13 @@ final class Worker implements Runnable {
         this.eligible = id -> engine.dispatcher().eligible(id, index);
     }
 
-    /** The indices of the other workers, nearest first. */
+    /**
+     * The indices of the other workers, nearest first; the array may hold this worker's own index,
+     * which every look skips, and may be shared with the other workers of this CPU. Kept, not copied:
+     * nobody writes it.
+     */
     void setVictims(int[] stealOrder) {
-        this.victims = stealOrder.clone();
+        this.victims = stealOrder;
     }
 
     PinResult pin() {
@@ -537,6 +541,9 @@ final class Worker implements Runnable {
     private Runnable stealInSlice() {
         Lane[] lanes = slice.lanes;
         for (int victim : victims) {
+            if (victim == index) {
+                continue;
+            }
             TaskDeque deque = lanes[victim].deque;
             Runnable task = deque.steal();
             if (task != null) {
@@ -552,7 +559,7 @@ final class Worker implements Runnable {
         }
         for (int victim : victims) {
             Lane lane = lanes[victim];
-            if (lane.inbox.hasWork()) {
+            if (victim != index && lane.inbox.hasWork()) {
                 Runnable task = takeFromInbox(lane, 0);   // counts the tasks it took as stolen
                 if (task != null) {
                     return task;
@@ -571,10 +578,13 @@ final class Worker implements Runnable {
      */
     private Runnable lastLookInInboxes() {
         Lane[] lanes = slice.lanes;
-        int[] victims = this.victims;
-        for (int i = 0, n = Math.min(victims.length, DRY_LOOK_VICTIMS); i < n; i++) {
-            Runnable task = takeFromInbox(lanes[victims[i]], DRY_LOOK_BATCH); // counted as stolen there
-            if (task != null) {
+        int tried = 0;
+        for (int victim : victims) {
+            if (victim == index) {
+                continue;
+            }
+            Runnable task = takeFromInbox(lanes[victim], DRY_LOOK_BATCH); // counted as stolen there
+            if (task != null || ++tried == DRY_LOOK_VICTIMS) {
                 return task;
             }
         }

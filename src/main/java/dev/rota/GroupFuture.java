@@ -305,12 +305,15 @@ final class GroupFuture<V> extends BlockingFutureTask<V> {
      * W2 for a future taken from a queue after its group's stop-drain (a fork made after it): cancels
      * it, as {@link #settleDrained} settles a drained one, unless a run elsewhere holds it already
      * (a RotaTask also invoked, or run by its waiter; a future its waiter runs), which completes it.
+     * True when it cancelled nothing: the future was done, or a run elsewhere holds it, and so this
+     * queued copy stands for a run (the engine counts it, as it counts such a drained copy).
      */
-    static void cancelLeftover(Future<?> leftover) {
+    static boolean cancelLeftover(Future<?> leftover) {
         if (leftover instanceof Runnable task && !settleDrained(task)) {
-            return;                                      // done, or completes as the run that holds it ends
+            return true;                                 // done, or completes as the run that holds it ends
         }
-        leftover.cancel(false);
+        leftover.cancel(false);                          // never started: not a run, so not counted
+        return false;
     }
 
     /**

@@ -106,7 +106,8 @@ public final class Engine extends HeaderLinePad {
     private final SpareThreads spares;
     private final LongAdder spareTasks = new LongAdder();
     /**
-     * Drained tasks that a shutdownNow kept as completed ({@link #keepNeverStarted}): counted in the
+     * Drained tasks that a shutdownNow kept as completed ({@link #keepNeverStarted}), and leftovers
+     * taken after a drain that stand for a run elsewhere ({@link #cancelLeftover}): counted in the
      * pool's figure as their groups count them, so that it stays the sum of the groups' counts.
      */
     private final LongAdder drainedCompleted = new LongAdder();
@@ -126,7 +127,7 @@ public final class Engine extends HeaderLinePad {
      * How a future taken after its group's stop-drain is settled instead of run (W2): cancelled, by
      * default. Set before {@link #start} only (the threads' start publishes it).
      */
-    private Consumer<Future<?>> leftoverCanceller = leftover -> leftover.cancel(false);
+    private Predicate<Future<?>> leftoverCanceller = leftover -> !leftover.cancel(false);
     /**
      * The public object this engine runs for (its {@code RotaPool}), for whoever holds only the engine
      * ({@code RotaTask.getPool()}). Set before {@link #start} only (the threads' start publishes it).
@@ -863,7 +864,7 @@ public final class Engine extends HeaderLinePad {
         Runnable task;
         do {
             task = takeOneQueued(group, near, taker);
-        } while (task != null && cancelLeftover(task, drained));
+        } while (task != null && cancelLeftover(task, drained, group));
         return task;
     }
 
@@ -871,8 +872,11 @@ public final class Engine extends HeaderLinePad {
      * Before {@link #start}: how the futures among W2's leftovers are settled. The pool's spares a
      * task that a run elsewhere holds already (a RotaTask also invoked, a future its waiter runs),
      * which completes as that run ends; cancelling it would discard the outcome of a task that ran.
+     * {@code canceller} returns true when it cancelled nothing: the leftover was done, or a run
+     * elsewhere holds it, and it is counted as a completed task of its group, as a drained task
+     * that a shutdownNow does not return is ({@link #keepNeverStarted}).
      */
-    public void cancelLeftoversWith(Consumer<Future<?>> canceller) {
+    public void cancelLeftoversWith(Predicate<Future<?>> canceller) {
         leftoverCanceller = Objects.requireNonNull(canceller, "canceller");
     }
 
@@ -891,13 +895,24 @@ public final class Engine extends HeaderLinePad {
      * {@link Group#isStopDrained()} (or the pool's) true before the take, if it is a future, so that
      * its joiners are answered ({@link #cancelLeftoversWith}); true for any future, cancelled or left
      * to a run elsewhere that holds it, and the taker then takes the next one instead of running this.
+     * A leftover that is not cancelled (done, or held by a run elsewhere) stands for that run, as the
+     * queued copy of a task run in place does when a worker takes it, and counts as a completed task
+     * of {@code group} (null: of none, and not of the pool either, which counts its groups' tasks).
      */
-    boolean cancelLeftover(Runnable task, boolean drainedBeforeTake) {
+    boolean cancelLeftover(Runnable task, boolean drainedBeforeTake, Group group) {
         if (drainedBeforeTake && task instanceof Future<?> leftover) {
-            leftoverCanceller.accept(leftover);
+            if (leftoverCanceller.test(leftover) && group != null) {
+                countCompletedOffLanes(group);
+            }
             return true;
         }
         return false;
+    }
+
+    /** A task of {@code group} that ran, or that stands for a run, counted by no lane: in the group's count and the pool's. */
+    private void countCompletedOffLanes(Group group) {
+        group.countCompletedOffLanes();
+        drainedCompleted.increment();
     }
 
     /** One task of {@code group}, taken as it is; one from another worker than {@code taker} counts as stolen by it. */
@@ -1062,8 +1077,7 @@ public final class Engine extends HeaderLinePad {
             if (neverStarted.test(task)) {
                 returned.add(task);
             } else {
-                group.countCompletedOffLanes();
-                drainedCompleted.increment();
+                countCompletedOffLanes(group);
             }
         }
     }

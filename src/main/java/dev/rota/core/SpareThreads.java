@@ -424,7 +424,7 @@ final class SpareThreads {
          */
         private boolean cancelledAfterStop(Runnable fork) {
             Group g = group;
-            return engine.cancelLeftover(fork, engine.isStopping() || (g != null && g.runState() >= Group.STOP));
+            return engine.cancelLeftover(fork, engine.isStopping() || (g != null && g.runState() >= Group.STOP), g);
         }
 
         /**

@@ -440,7 +440,7 @@ final class Worker implements Runnable {
         Lane lane = group.lanes[index];
         Runnable task;
         while ((task = lane.deque.pop()) != null) {
-            if (!engine.cancelLeftover(task, true)) {
+            if (!engine.cancelLeftover(task, true, group)) {
                 runTask(task, lane);                     // W2: taken, and not a future, so it runs
             }
         }
@@ -520,7 +520,7 @@ final class Worker implements Runnable {
         Runnable task;
         do {
             task = takeOneFromSlice();
-        } while (task != null && engine.cancelLeftover(task, drained));
+        } while (task != null && engine.cancelLeftover(task, drained, slice));
         return task;
     }
 
@@ -1038,7 +1038,7 @@ final class Worker implements Runnable {
         if (task == null) {
             return false;
         }
-        if (!engine.cancelLeftover(task, true)) {
+        if (!engine.cancelLeftover(task, true, lane.group)) {
             runTask(task, lane);
         }
         if (lane.deque.isEmpty()) {

@@ -15,7 +15,10 @@ package dev.rota;
  *                       worker reaches it counts too, as in {@code ThreadPoolExecutor}'s count; so
  *                       does a task that a {@code shutdownNow} drains and does not return (one its
  *                       waiter ran, or that was done already), as it would once a worker took it;
- *                       a periodic task counts once per run, as in {@code ScheduledThreadPoolExecutor}
+ *                       a periodic task counts once per time the timer hands it to the pool: each run,
+ *                       and a run handed over that a shutdown then cancelled before it started (its
+ *                       copy in the queue, skipped or drained, counts as a cancelled future's does,
+ *                       where {@code ScheduledThreadPoolExecutor} takes it off its queue uncounted)
  * @param queuedTasks    tasks accepted and not yet started
  * @param rejectedTasks  submissions refused: queue full, or the group or pool shut down (for the
  *                       default group, the pool's refused {@code schedule*} calls too)

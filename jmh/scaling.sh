@@ -7,7 +7,8 @@
 #                                  a machine without a JDK 25
 #   jmh/scaling.sh submit OUTDIR   ExternalSubmit (rota, forkjoin, threadpool) and ForkJoin (rota,
 #                                  forkjoin): 50 trials, about 5 minutes
-#   jmh/scaling.sh groups OUTDIR   GroupOverhead (rota, rota-groups, forkjoin): 30 trials, about 3 minutes
+#   jmh/scaling.sh groups OUTDIR   GroupOverhead (rota, rota-groups, forkjoin, threadpool): 40 trials,
+#                                  about 4 minutes
 #
 # submit and groups run jmh/target/device's jar on its runtime, and write, per benchmark, JMH's JSON and
 # its text output (with the GroupStats and WorkerStats lines), and machine.txt (CPUs, memory, kernel,
@@ -84,7 +85,7 @@ case "${1:-}" in
     groups)
         [ $# -eq 2 ] || usage
         runs "$2"
-        bench "$2" groups GroupOverhead -p pool=rota,rota-groups,forkjoin
+        bench "$2" groups GroupOverhead -p pool=rota,rota-groups,forkjoin,threadpool
         ;;
     *)
         usage

@@ -130,6 +130,11 @@ public class GroupOverheadBenchmark {
             System.out.printf("%n[workers] %s%n", rota.workerStats());
         }
         Pools.shutdown(executor);
+        if (taskNanos > 0) {
+            // Each JMH fork calibrates its own work (Work.NANOS_PER_TOKEN): printed, so that forks of
+            // different pools can be checked to have run tasks of the same length.
+            System.out.printf("%n[work] pool=%s taskNanos=%d: %.3f ns/token%n", pool, taskNanos, Work.NANOS_PER_TOKEN);
+        }
         if (!stats.isEmpty()) {
             System.out.printf("%n[group-overhead] pool=%s workers=%d%n%s", pool, workers, Tiers.describe(stats));
         }

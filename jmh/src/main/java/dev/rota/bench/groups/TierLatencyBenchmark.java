@@ -25,6 +25,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Claim: on a {@code RotaPool}, a gold tier's request latency under overload by a lower tier stays
@@ -45,7 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       open stream would have sent during a stall, each of which would wait for part of it, are
  *       missing from the distribution. The percentiles are those of a client that waits for each
  *       reply before it sends the next request, and understate the tail that an open stream of gold
- *       requests at the same rate would see.</li>
+ *       requests at the same rate would see. {@link #goldRequestOnSchedule} measures that tail: the
+ *       same request sent on a schedule, one per {@code sendEveryMicros}, each timed from when the
+ *       schedule meant to send it if a late reply held it back ({@link OnSchedule}).</li>
  *   <li>Silver is a steady stream in both loads: {@value #SILVER_PER_TICK} tasks of
  *       {@value #SILVER_MICROS} µs per {@value Feeder#TICK_MICROS} µs tick, about 10 % of two
  *       workers, from a thread of its own ({@link Feeder#steady}). It keeps the pool from being idle
@@ -109,14 +114,22 @@ public class TierLatencyBenchmark {
     @Param({"1ms"})
     public String quantum;
 
+    /** The schedule of {@link #goldRequestOnSchedule}: one gold request per this many µs. */
+    @Param({"100"})
+    public long sendEveryMicros;
+
     private Tiers tiers;
     private ExecutorService gold;
     private Callable<Long> goldTask;
     private Feeder silver;
     private Feeder bronze;
+    private OnSchedule onSchedule;
 
     @Setup(Level.Trial)
-    public void start() {
+    public void start(BenchmarkParams benchmark) {
+        if (benchmark.getBenchmark().endsWith("goldRequestOnSchedule")) {
+            onSchedule = new OnSchedule(TimeUnit.MICROSECONDS.toNanos(sendEveryMicros));
+        }
         if (!load.equals(UNLOADED) && !load.equals(OVERLOAD)) {
             throw new IllegalArgumentException("load must be " + UNLOADED + " or " + OVERLOAD + ": " + load);
         }
@@ -141,6 +154,28 @@ public class TierLatencyBenchmark {
         return gold.submit(goldTask).get(STALL_SECONDS, TimeUnit.SECONDS);
     }
 
+    /**
+     * Gold on a schedule: one request every {@code sendEveryMicros}, each timed from when the schedule
+     * meant to send it wherever the previous reply came too late for that ({@link OnSchedule}). JMH's
+     * score is only the rate achieved; the figures are the percentiles printed after each trial.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public long goldRequestOnSchedule() throws InterruptedException, ExecutionException, TimeoutException {
+        long sendAt = onSchedule.awaitNextSend();
+        long result = gold.submit(goldTask).get(STALL_SECONDS, TimeUnit.SECONDS);
+        onSchedule.replied(sendAt, System.nanoTime());
+        return result;
+    }
+
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams iteration) {
+        if (onSchedule != null) {
+            onSchedule.recording(iteration.getType() == IterationType.MEASUREMENT);
+        }
+    }
+
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
         silver.close();
@@ -159,6 +194,10 @@ public class TierLatencyBenchmark {
                     bronze.completed(), bronze.submitted(), bronze.meanOutstanding(), bronze.rejected()));
         }
         System.out.println(line);
+        if (onSchedule != null) {
+            System.out.printf("[tier-latency-on-schedule] pool=%s load=%s workers=%d quantum=%s every=%dus: %s%n",
+                    pool, load, workers, quantum, sendEveryMicros, onSchedule.summary());
+        }
         System.out.print(Tiers.describe(stats));
     }
 

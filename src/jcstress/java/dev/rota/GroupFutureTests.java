@@ -12,6 +12,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IZZ_Result;
 import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
+import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
@@ -135,30 +136,39 @@ public final class GroupFutureTests {
     /**
      * A cancel(true) racing the end of a run on a thread outside the pool, which the future
      * interrupts itself (as FutureTask would): the interrupt lands before run() returns, never
-     * after, on whatever the thread does next. r1: the cancel succeeded; r2: the runner was
-     * interrupted when run() returned; r3: it is interrupted once the cancel has returned too (the
-     * runner waits for that, then clears its status for the next round).
+     * after, on whatever the thread does next. r1: the cancel succeeded; r2: the task's code ran;
+     * r3: the runner was interrupted when run() returned; r4: it is interrupted once the cancel has
+     * returned too (the runner waits for that, then clears its status for the next round). A cancel
+     * that wins after the code has returned, before the run completes the future, may find the run
+     * over and interrupt nobody, as FutureTask's may: no code is left to stop. That a cancel during
+     * the code does interrupt it is {@link CancelDuringTheCode}'s to show.
      */
     @JCStressTest
-    @Outcome(id = "false, false, false", expect = ACCEPTABLE, desc = "the run completed first: nothing to cancel")
-    @Outcome(id = "true, false, false", expect = ACCEPTABLE, desc = "cancelled before the run, which did nothing")
-    @Outcome(id = "true, true, true", expect = ACCEPTABLE, desc = "cancelled during the run, interrupted in it")
-    @Outcome(id = ".*, false, true", expect = FORBIDDEN, desc = "the interrupt landed after run() returned")
+    @Outcome(id = "false, true, false, false", expect = ACCEPTABLE, desc = "the run completed first: nothing to cancel")
+    @Outcome(id = "true, false, false, false", expect = ACCEPTABLE, desc = "cancelled before the run, which did nothing")
+    @Outcome(id = "true, false, true, true", expect = ACCEPTABLE, desc = "cancelled as the run began, interrupted in it")
+    @Outcome(id = "true, true, true, true", expect = ACCEPTABLE, desc = "cancelled during the run, interrupted in it")
+    @Outcome(id = "true, true, false, false", expect = ACCEPTABLE, desc = "cancelled after the code returned: nothing to stop")
+    @Outcome(id = ".*, .*, false, true", expect = FORBIDDEN, desc = "the interrupt landed after run() returned")
     @State
     public static class CancelRacingRunEnd {
-        final GroupFuture<Integer> future = new GroupFuture<>(() -> 42, null);
+        volatile boolean ran;
+        final GroupFuture<Integer> future = new GroupFuture<>(() -> {
+            ran = true;
+            return 42;
+        }, null);
         volatile boolean cancelReturned;
         boolean cancelled;
 
         @Actor
-        public void run(ZZZ_Result r) {
+        public void run(ZZZZ_Result r) {
             Thread.interrupted();                        // nothing left from an earlier round
             future.run();
-            r.r2 = Thread.currentThread().isInterrupted();
+            r.r3 = Thread.currentThread().isInterrupted();
             while (!cancelReturned) {
                 Thread.onSpinWait();
             }
-            r.r3 = Thread.currentThread().isInterrupted();
+            r.r4 = Thread.currentThread().isInterrupted();
             Thread.interrupted();
         }
 
@@ -169,8 +179,52 @@ public final class GroupFutureTests {
         }
 
         @Arbiter
-        public void after(ZZZ_Result r) {
+        public void after(ZZZZ_Result r) {
             r.r1 = cancelled;
+            r.r2 = ran;
+        }
+    }
+
+    /**
+     * A cancel(true) that wins while the task's code runs, on a thread outside the pool: the code
+     * sees the interrupt before it returns. The code runs until the cancel has returned, so a cancel
+     * that finds the future running finds it in the code. r1: the code ran; r2: it saw the interrupt.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "cancelled before the run: the code never ran")
+    @Outcome(id = "true, true", expect = ACCEPTABLE, desc = "cancelled during the code, which saw the interrupt")
+    @Outcome(id = "true, false", expect = FORBIDDEN, desc = "cancelled during the code, which was never interrupted")
+    @State
+    public static class CancelDuringTheCode {
+        volatile boolean cancelReturned;
+        volatile boolean ran;
+        volatile boolean sawInterrupt;
+        final GroupFuture<Integer> future = new GroupFuture<>(() -> {
+            ran = true;
+            while (!cancelReturned) {
+                Thread.onSpinWait();
+            }
+            sawInterrupt = Thread.currentThread().isInterrupted();
+            return 42;
+        }, null);
+
+        @Actor
+        public void run() {
+            Thread.interrupted();                        // nothing left from an earlier round
+            future.run();
+            Thread.interrupted();
+        }
+
+        @Actor
+        public void cancel() {
+            future.cancel(true);
+            cancelReturned = true;
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r1 = ran;
+            r.r2 = sawInterrupt;
         }
     }
 

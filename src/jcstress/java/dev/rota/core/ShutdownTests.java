@@ -189,7 +189,7 @@ public final class ShutdownTests {
             boolean drained = group.isStopDrained();
             Runnable task = group.lanes[0].deque.pop();
             taken = task != null;
-            cancelled = taken && engine.cancelLeftover(task, drained);
+            cancelled = taken && engine.cancelLeftover(task, drained, group);
         }
 
         @Actor

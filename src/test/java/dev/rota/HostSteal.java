@@ -3,6 +3,7 @@ package dev.rota;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The CPU time the host of a virtual machine has taken from all of its CPUs so far (the steal
@@ -19,14 +20,23 @@ final class HostSteal {
 
     static long nanosSoFar() {
         try {
-            for (String line : Files.readAllLines(PROC_STAT)) {
-                if (line.startsWith("cpu ")) {
-                    String[] fields = line.trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
+            return nanosIn(Files.readAllLines(PROC_STAT));
+        } catch (IOException e) {
+            return 0;                                    // not Linux: no figure
+        }
+    }
+
+    /** The steal figure of {@code /proc/stat}'s lines, in nanoseconds; 0 for a format this does not know. */
+    static long nanosIn(List<String> procStat) {
+        for (String line : procStat) {
+            if (line.startsWith("cpu ")) {
+                String[] fields = line.trim().split("\\s+"); // cpu user nice system idle iowait irq softirq steal ...
+                try {
                     return fields.length > 8 ? Long.parseLong(fields[8]) * NANOS_PER_TICK : 0;
+                } catch (NumberFormatException e) {
+                    return 0;
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            return 0;                                    // not Linux, or a format this does not know: no figure
         }
         return 0;
     }

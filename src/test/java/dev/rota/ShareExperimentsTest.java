@@ -306,7 +306,10 @@ class ShareExperimentsTest {
      * Released from its mask, a group is not owed the time it could not use while confined: from
      * the first window after {@code allowAllCpus()} it gets its share, not the whole pool. Confined
      * to one of two CPUs, a 3:1 group gets half the pool where it is entitled to 3/4; without
-     * forgiveness, stride would then give it both CPUs until it had made up the difference.
+     * forgiveness, stride would then give it both CPUs until it had made up the difference. Lottery
+     * owes a confined group at most {@code LotteryScheduler.MAX_DEFERRED} wins (a few ms), which the
+     * bound cannot tell from none: there the case checks only that the released group gets its
+     * share from the first window on.
      */
     @ParameterizedTest
     @EnumSource(SharePolicy.class)

@@ -520,6 +520,9 @@ final class ShareWindow {
                     + " entitlement): " + message + String.format("%n  the slices ran %.1f ms beyond two quanta;"
                     + " the machine took at least %.1f ms from the pool's threads during them", stretchOfAll / 1e6,
                     Math.max(0, takenDuringSlices()) / 1e6);
+            // A loose bound still holds: it only cannot catch a small error. Shares outside it fail
+            // however busy the machine was, rather than be set aside with the windows that say nothing.
+            assertTrue(ok, "outside even a loose bound: " + verdict);
             // A slice stretched by the machine is charged time the pool's threads did not run; one
             // stretched by the pool itself (a slice that fails to end at its quantum) is not.
             boolean stretchesMadeItLoose = longestOfAll > STRETCH_CAP_QUANTA * quantumNanos && tightWithSlicesCapped();

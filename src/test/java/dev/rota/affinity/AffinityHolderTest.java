@@ -57,6 +57,32 @@ class AffinityHolderTest {
         assertTrue(run.stdout().contains("pinned=true"), run.stdout());
     }
 
+    @Test
+    void shouldPinWhereTheJvmAllowsNativeAccessToEveryModuleAndPrintNoWarning() throws Exception {
+        assumeLinux();
+        ProbeRun run = probe(List.of("--illegal-native-access=allow"));
+
+        assertEquals("", run.stderr(), "nothing on stderr");
+        assertTrue(run.stdout().contains("canPin=true"), run.stdout());
+        assertTrue(run.stdout().contains("pinned=true"), run.stdout());
+    }
+
+    @Test
+    void shouldNotPinWhereTheJvmOnlyWarnsOfNativeAccess() throws Exception {
+        assumeLinux();
+        ProbeRun run = probe(List.of("--illegal-native-access=warn"));
+
+        assertEquals("", run.stderr(), "nothing on stderr");
+        assertTrue(run.stdout().contains("canPin=false"), run.stdout());
+    }
+
+    @Test
+    void shouldTakeTheLastIllegalNativeAccessOptionInEitherForm() {
+        assertEquals("allow", AffinityHolder.lastValue(List.of("-Xmx1g", "--illegal-native-access=allow")));
+        assertEquals("deny", AffinityHolder.lastValue(List.of("--illegal-native-access=allow", "--illegal-native-access", "deny")));
+        assertEquals(null, AffinityHolder.lastValue(List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED")));
+    }
+
     private record ProbeRun(String stdout, String stderr) {}
 
     /** Runs {@link NativeAccessProbe} in a child JVM on the main and test classes only. */

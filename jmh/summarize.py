@@ -44,7 +44,7 @@ RATIO_PERCENTILE = 99.0
 
 def load(paths):
     """{class: {(method, threads, params): {pool: {"forks": [...], "runs": {i: [...]}, "jmh": [...],
-    "samples": {value: count}}}}}, units, modes. A fork's figure is its mean, or for sample time a dict
+    "samples": {value: count}}}}}, and units and modes by (class, method). A fork's figure is its mean, or for sample time a dict
     {percentile: value} from its histogram."""
     classes = defaultdict(lambda: defaultdict(lambda: defaultdict(
         lambda: {"forks": [], "runs": defaultdict(list), "jmh": [], "samples": defaultdict(int)})))
@@ -74,8 +74,8 @@ def load(paths):
                 row["forks"] += forks
                 row["runs"][run] += forks
                 row["jmh"].append((metric["score"], metric["scoreError"]))
-                units[cls] = metric["scoreUnit"]
-                modes[cls] = r["mode"]
+                units[(cls, method)] = metric["scoreUnit"]
+                modes[(cls, method)] = r["mode"]
     return classes, units, modes
 
 
@@ -296,13 +296,17 @@ def main(paths, ratios):
     for cls in sorted(classes):
         # One table per set of parameter names: methods with parameters of their own (ForkJoinBenchmark's
         # fibonacci and arraySum) get a table each, without the other's empty columns.
+        # Methods of another mode or unit (TierLatencyBenchmark's sample-time and throughput methods)
+        # get a table each too.
         by_names = defaultdict(dict)
         for key, pools in classes[cls].items():
-            by_names[tuple(name for name, _ in key[2])][key] = pools
-        for names, groups in sorted(by_names.items()):
+            method = key[0]
+            kind = (tuple(name for name, _ in key[2]), modes[(cls, method)], units[(cls, method)])
+            by_names[kind][key] = pools
+        for (names, mode, unit), groups in sorted(by_names.items()):
             methods = sorted({method for method, _, _ in groups})
             title = cls if len(by_names) == 1 else f"{cls}: {', '.join(methods)}"
-            print_class(title, groups, units[cls], modes[cls])
+            print_class(title, groups, unit, mode)
             for param, numerator, denominator in ratios:
                 print_ratios(title, groups, param, numerator, denominator)
 

@@ -40,13 +40,15 @@ import java.util.concurrent.locks.LockSupport;
  *       <ul>
  *         <li>on Rota, the group's {@code cpuTimeNanos} from one {@code pool.snapshot()} (all groups
  *             at one instant): the CPU time the pool charged the group, measured around its slices
- *             with {@code System.nanoTime()}. <b>The claim is judged on this figure.</b> A slice
- *             still running at a boundary is charged when it ends, so a window may miss up to one
+ *             with {@code System.nanoTime()}: the very figure stride picks by, so its error shows
+ *             that the scheduler's books balance, not what the groups received. A slice still
+ *             running at a boundary is charged when it ends, so a window may miss up to one
  *             quantum per worker (0.1 % of a 1-s window on two workers);</li>
  *         <li>on every pool, the thread CPU time its tasks consumed, which each task measures itself
  *             ({@code ThreadMXBean.getCurrentThreadCpuTime()} before and after its work), summed per
- *             stream. This is how a stream's share is measured in a pool that keeps no such figure,
- *             and on Rota it checks the charged figure against what the tasks really received.</li>
+ *             stream. <b>The claim is judged on this figure</b>: it is what the tasks received,
+ *             measured apart from the scheduler, and how a stream's share is measured in a pool
+ *             that keeps no such figure.</li>
  *       </ul></li>
  *   <li>Per window and tier: achieved share = the tier's time in the window ÷ all three tiers' time
  *       in the window; error = |achieved share − entitlement|, in percentage points. Reported per

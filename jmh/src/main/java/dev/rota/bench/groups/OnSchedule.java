@@ -10,8 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * comes, and timed from its scheduled send time, so that the stall counts for every request an open
  * stream would have sent during it (as wrk2 and HdrHistogram's expected-interval correction do).
  * A request whose send time found the client idle is timed from when it was really sent, and the
- * schedule goes on from there: how late the client's own timer woke it (or JMH's pause between
- * iterations) says nothing of the pool. Not thread-safe: one client thread.
+ * schedule goes on from there: how late the client's own timer woke it says nothing of the pool.
+ * Each iteration starts a schedule of its own. Not thread-safe: one client thread.
  */
 final class OnSchedule {
     /** Waits longer than this park the client; shorter ones, and the end of longer ones, spin. */
@@ -31,9 +31,15 @@ final class OnSchedule {
         this.intervalNanos = intervalNanos;
     }
 
-    /** Whether replies are recorded from now on (measurement iterations), not only paced (warm-up). */
-    void recording(boolean on) {
-        recording = on;
+    /**
+     * At the start of an iteration: whether replies are recorded from now on (measurement), not only
+     * paced (warm-up). The schedule starts again with the iteration's first request, so that JMH's
+     * pause between iterations, with the client behind its schedule, is not taken for a stall.
+     */
+    void startIteration(boolean record) {
+        recording = record;
+        nextSend = 0;
+        lastReply = 0;
     }
 
     /**
@@ -43,7 +49,8 @@ final class OnSchedule {
     long awaitNextSend() {
         long now = System.nanoTime();
         if (nextSend == 0) {
-            nextSend = now;                              // the schedule starts with the first request
+            nextSend = now;                              // the schedule starts with the iteration's first request
+            lastReply = now;
         }
         long scheduled = nextSend;
         if (lastReply - scheduled > 0) {

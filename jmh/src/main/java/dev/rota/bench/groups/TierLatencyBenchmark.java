@@ -172,7 +172,7 @@ public class TierLatencyBenchmark {
     @Setup(Level.Iteration)
     public void iteration(IterationParams iteration) {
         if (onSchedule != null) {
-            onSchedule.recording(iteration.getType() == IterationType.MEASUREMENT);
+            onSchedule.startIteration(iteration.getType() == IterationType.MEASUREMENT);
         }
     }
 

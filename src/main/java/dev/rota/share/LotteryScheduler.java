@@ -225,16 +225,38 @@ public final class LotteryScheduler implements ShareScheduler {
      * slots; -1 when every competing client is saturated, and so none eligible here.
      */
     private int drawWithRoom(RandomGenerator source, IntPredicate eligible) {
-        int slot = -1;
-        for (int attempt = 1; attempt <= REDRAWS; attempt++) {
+        return drawSlot(source, eligible, true, REDRAWS);
+    }
+
+    /** True when {@code client} may not run where {@code eligible} stands for and is owed all it may be. */
+    private boolean isSaturated(int client, IntPredicate eligible) {
+        return deferred[client] == MAX_DEFERRED && !eligible.test(client);
+    }
+
+    /** Among the eligible clients, each with probability its weight over their total; NONE if none is. */
+    private int drawEligible(RandomGenerator source, IntPredicate eligible) {
+        int slot = drawSlot(source, eligible, false, REDRAWS - 1); // the pick's own draw was the first
+        return slot < 0 ? NONE : win(slot);
+    }
+
+    /**
+     * The slot of a draw among the clients taken: those {@code eligible} accepts or, with
+     * {@code withRoom}, those not saturated ({@link #isSaturated}); each with probability its weight
+     * over their total. Up to {@code draws} draws from the whole tree, which have exactly that
+     * distribution when they land on a client taken, then an exact linear draw over the slots taken;
+     * -1 when no competing client is taken.
+     */
+    private int drawSlot(RandomGenerator source, IntPredicate eligible, boolean withRoom, int draws) {
+        int slot;
+        for (int attempt = 1; attempt <= draws; attempt++) {
             slot = tree.find(source.nextDouble() * tree.total());
-            if (!isSaturated(clientAt[slot], eligible)) {
+            if (takes(clientAt[slot], eligible, withRoom)) {
                 return slot;
             }
         }
         double total = 0;
         for (slot = 0; slot < competing; slot++) {
-            if (!isSaturated(clientAt[slot], eligible)) {
+            if (takes(clientAt[slot], eligible, withRoom)) {
                 total += tree.weight(slot);
             }
         }
@@ -244,7 +266,7 @@ public final class LotteryScheduler implements ShareScheduler {
         double point = source.nextDouble() * total;
         int last = -1;
         for (slot = 0; slot < competing; slot++) {
-            if (!isSaturated(clientAt[slot], eligible)) {
+            if (takes(clientAt[slot], eligible, withRoom)) {
                 last = slot;
                 point -= tree.weight(slot);
                 if (point < 0) {
@@ -255,41 +277,8 @@ public final class LotteryScheduler implements ShareScheduler {
         return last;                                    // rounding put the point at the very end
     }
 
-    /** True when {@code client} may not run where {@code eligible} stands for and is owed all it may be. */
-    private boolean isSaturated(int client, IntPredicate eligible) {
-        return deferred[client] == MAX_DEFERRED && !eligible.test(client);
-    }
-
-    /** Among the eligible clients, each with probability its weight over their total; NONE if none is. */
-    private int drawEligible(RandomGenerator source, IntPredicate eligible) {
-        int slot;
-        for (int attempt = 1; attempt < REDRAWS; attempt++) {
-            slot = tree.find(source.nextDouble() * tree.total());
-            if (eligible.test(clientAt[slot])) {
-                return win(slot);
-            }
-        }
-        double total = 0;
-        for (slot = 0; slot < competing; slot++) {
-            if (eligible.test(clientAt[slot])) {
-                total += tree.weight(slot);
-            }
-        }
-        if (!(total > 0)) {
-            return NONE;
-        }
-        double point = source.nextDouble() * total;
-        int last = -1;
-        for (slot = 0; slot < competing; slot++) {
-            if (eligible.test(clientAt[slot])) {
-                last = slot;
-                point -= tree.weight(slot);
-                if (point < 0) {
-                    return win(slot);
-                }
-            }
-        }
-        return win(last);                               // rounding put the point at the very end
+    private boolean takes(int client, IntPredicate eligible, boolean withRoom) {
+        return withRoom ? !isSaturated(client, eligible) : eligible.test(client);
     }
 
     /**

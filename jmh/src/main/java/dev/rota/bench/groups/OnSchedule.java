@@ -38,8 +38,7 @@ final class OnSchedule {
      */
     void startIteration(boolean record) {
         recording = record;
-        nextSend = 0;
-        lastReply = 0;
+        nextSend = 0;                                    // the next request starts the schedule (awaitNextSend)
     }
 
     /**

@@ -475,6 +475,17 @@ public final class RotaPool extends AbstractExecutorService implements Scheduled
     private static final long QUIESCENCE_LAST_LOOK_NANOS = 1_000_000;
 
     /**
+     * As {@link AbstractExecutorService#invokeAll}, except that a null among {@code tasks} throws
+     * {@link NullPointerException} before any task is submitted, as the timed form does; from a task
+     * of this pool, each wait is a managed block that lends the caller's group's tickets to
+     * the default group (the futures' own {@code get}).
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return InvokeAll.untimed(tasks, this::newTaskFor, this);
+    }
+
+    /**
      * As {@link AbstractExecutorService#invokeAny}; from a task of this pool, each wait for a result
      * is a managed block that lends the caller's group's tickets to the default group, so the tasks run even
      * on a pool of one worker. The submissions are not: a task that the rejection policy runs in

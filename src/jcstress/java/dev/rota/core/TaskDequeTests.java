@@ -13,7 +13,9 @@ import org.openjdk.jcstress.infra.results.IZ_Result;
 
 /**
  * The owner's pop, take-back and growth racing thieves' steals on {@link TaskDeque}: every element is
- * taken exactly once (D2), also from an array being replaced (D4).
+ * taken exactly once (D2), also from an array being replaced (D4). A steal that misses here may have
+ * lost its race, so what a push or a growth publishes to a thief is tested apart, with no race to
+ * lose: {@link TaskDequePublicationTests}.
  * Run: {@code mvn -Pjcstress test-compile exec:exec@jcstress -Djcstress.tests='dev\.rota\.core\.TaskDequeTests.*'}
  */
 public final class TaskDequeTests {

@@ -93,18 +93,8 @@ public final class StrideScheduler implements ShareScheduler {
      *   least as fast as globalPass (its stride is at least the global stride, as its worth is part
      *   of the sum of worths; rounding costs at most one unit per charge). A pick among eligible
      *   clients passes over clients that may not run on that worker (a CPU mask), and they fall
-     *   behind globalPass for as long as that lasts, without bound. Their worths stay in the sum
-     *   (most such clients still get their share on the workers they may use), so while one of them
-     *   gets less than its share the global stride is shorter than the rate at which the passes of
-     *   the clients served advance, and those would run ahead of globalPass without bound: a client
-     *   joining at globalPass + stride would then start far behind its equals and take every pick it
-     *   could until it had caught up, for as long as the restriction had lasted, and a served
-     *   client's lag would reach MAX_LAG, where its charges saturate and its pass no longer follows
-     *   its stride. So a pick that passes over clients moves globalPass up to the pass of the client
-     *   it picks, when that lies ahead: globalPass is then the pass at which the clients that are
-     *   served here compete, joins and rejoins are measured from it, and the clients passed over
-     *   hold the credit. A pick that passes over nobody changes nothing, so a pool without masks
-     *   follows the paper's global pass exactly. After moving globalPass, a pick or a charge raises every pass more than MAX_LAG behind it to MAX_LAG behind (credit saturates as
+     *   behind globalPass for as long as that lasts, without bound; so after moving globalPass a
+     *   charge raises every pass more than MAX_LAG behind it to MAX_LAG behind (credit saturates as
      *   debt does; a client that may run nowhere costs O(log n) a charge), and no pass falls more
      *   than MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
@@ -262,34 +252,11 @@ public final class StrideScheduler implements ShareScheduler {
         return heap.size() == 0 ? NONE : heap.peek();
     }
 
-    /**
-     * The eligible client of least pass: O(1) when it is the least overall, else O(k log k) for k
-     * passed over. A pick that passes over clients moves globalPass up to the pass it picks, if that
-     * is ahead (see "A pick among eligible clients" above).
-     */
+    /** The eligible client of least pass: O(1) when it is the least overall, else O(k log k) for k passed over. */
     @Override
     public int pick(IntPredicate eligible) {
         int client = heap.firstMatching(eligible);
-        if (client < 0) {
-            return NONE;
-        }
-        if (client != heap.peek()) {
-            catchUpWith(heap.pass(client));
-        }
-        return client;
-    }
-
-    /**
-     * Moves globalPass up to {@code pass} if it lies ahead (a signed difference: passes wrap), so
-     * that the clients served where others may not run do not run ahead of it; the clients passed
-     * over gain credit by as much, bounded as ever.
-     */
-    private void catchUpWith(long pass) {
-        if (pass - globalPass > 0) {
-            globalPass = pass;
-            globalCarry = 0;
-            saturateCredit();
-        }
+        return client < 0 ? NONE : client;
     }
 
     @Override

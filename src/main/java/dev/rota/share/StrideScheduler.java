@@ -96,7 +96,15 @@ public final class StrideScheduler implements ShareScheduler {
      *   behind globalPass for as long as that lasts, without bound; so after moving globalPass a
      *   charge raises every pass more than MAX_LAG behind it to MAX_LAG behind (credit saturates as
      *   debt does; a client that may run nowhere costs O(log n) a charge), and no pass falls more
-     *   than MAX_LAG behind. The sum is of worths, not of values: a clamped stride stands for a larger
+     *   than MAX_LAG behind. Known limitation: the clients served meanwhile advance faster than the
+     *   global stride (taken from every competing worth, the passed-over clients' included) stands
+     *   for, and so run ahead of globalPass, again without bound, up to MAX_LAG, where their charges
+     *   saturate and they tie; and a client that joins or rejoins at globalPass + remain lands off
+     *   their pace by as much. With disjoint masks each set of workers runs at a pace of its own, so
+     *   no single global pass fits them all (pulling globalPass up to the pass a restricted pick
+     *   takes fixes the set that is served fastest and starves the others v + 1 times faster); a fix
+     *   needs a reference pass per set of workers. README, "Shares are of the whole pool", tells
+     *   users. The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
      *   every client's pass until the differences wrapped around. The global stride is at most 2^40
      *   while the largest competing value is inside the window (the sum is at least the largest

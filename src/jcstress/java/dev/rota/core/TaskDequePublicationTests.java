@@ -4,17 +4,15 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import org.openjdk.jcstress.annotations.Actor;
-import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IZ_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.ZI_Result;
 
 /**
  * Publication through {@link TaskDeque}: what the owner's push (slot, then release store of bottom)
- * and growth (copy, then release store of the array, D4) publish to a thief. {@link TaskDeque#steal}
+ * publishes to a thief (the growth's, D4, is {@code TaskDequeTests.GrowthRacingSteal}'s). {@link TaskDeque#steal}
  * returns null for a slot it reads as null, the same answer as for a race lost, so a thief that reads
  * a published bottom but an unpublished slot loses the task silently: {@link TaskDequeTests}'s
  * outcomes accept that as "the owner keeps it". Here no other thread takes anything, so a steal that
@@ -59,63 +57,6 @@ public final class TaskDequePublicationTests {
             r.r1 = !deque.isEmpty();
             Runnable stolen = deque.steal();
             r.r2 = stolen == null ? -1 : ((Payload) stolen).value;
-        }
-    }
-
-    /**
-     * D4: as {@code TaskDequeTests.GrowthRacingSteal}, the owner's push into a full array replaces it
-     * while a thief steals; but the owner takes nothing, so the thief, reading the old array or the new
-     * one, must get the oldest task (1): a miss means it read a published array whose copy it could not
-     * see yet. r1: what the thief stole (0 nothing); r2: every task taken exactly once afterwards.
-     */
-    @JCStressTest
-    @Outcome(id = "1, true", expect = ACCEPTABLE, desc = "the oldest stolen, from the old array or the new one")
-    @Outcome(id = "0, true", expect = FORBIDDEN, desc = "missed with no competitor: the new array was published before its copy")
-    @Outcome(id = ".*, false", expect = FORBIDDEN, desc = "a task lost or taken twice across the growth")
-    @Outcome(expect = FORBIDDEN, desc = "the thief took a task other than the oldest")
-    @State
-    public static class GrowthPublishesToThief {
-        private static final TaskDequeTests.Task[] FILL = new TaskDequeTests.Task[TaskDeque.INITIAL_CAPACITY + 1];
-
-        static {
-            for (int i = 0; i < FILL.length; i++) {
-                FILL[i] = new TaskDequeTests.Task(i + 1);
-            }
-        }
-
-        final TaskDeque deque = new TaskDeque();
-        Runnable stolen;
-
-        public GrowthPublishesToThief() {
-            for (int i = 0; i < TaskDeque.INITIAL_CAPACITY; i++) {
-                deque.push(FILL[i]);                     // full: the next push grows the array
-            }
-        }
-
-        @Actor
-        public void owner() {
-            deque.push(FILL[TaskDeque.INITIAL_CAPACITY]);
-        }
-
-        @Actor
-        public void thief() {
-            stolen = deque.steal();
-        }
-
-        @Arbiter
-        public void after(IZ_Result r) {
-            int[] taken = new int[FILL.length + 1];
-            int id = stolen == null ? 0 : ((TaskDequeTests.Task) stolen).id();
-            taken[id]++;
-            for (Runnable task; (task = deque.pop()) != null; ) {
-                taken[((TaskDequeTests.Task) task).id()]++;
-            }
-            boolean once = true;
-            for (int i = 1; i <= FILL.length; i++) {
-                once &= taken[i] == 1;
-            }
-            r.r1 = id;
-            r.r2 = once;
         }
     }
 

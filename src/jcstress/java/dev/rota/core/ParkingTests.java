@@ -214,6 +214,46 @@ public final class ParkingTests {
     }
 
     /**
+     * W3 for a fork that its own worker may run: worker 0 pushes a fork of a group that both workers
+     * may run and that is active (so the push makes no CAS, which would fence it), while worker 1
+     * decides to park. Worker 0's task may wait for the fork without joining it (a latch, a plain
+     * get), so worker 1 must see the fork or be woken: a fork is there for any idle worker to take.
+     * r1: worker 1 decided to sleep; r2: it is still PARKED after both actors ran.
+     */
+    @JCStressTest
+    @Outcome(id = "false, false", expect = ACCEPTABLE, desc = "worker 1 saw the fork in its last search")
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "worker 1 slept and the push woke it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "lost wake-up: the push passed the parked count's read")
+    @Outcome(id = "false, true", expect = FORBIDDEN, desc = "did not sleep yet left PARKED")
+    @State
+    public static class ForkOnAnAllowedWorkerRacingPark {
+        final Engine engine = twoWorkerEngine();
+        final Worker forking = engine.worker(0);
+        final Worker worker = engine.worker(1);
+        final Group group = ShutdownTests.group(engine);
+
+        public ForkOnAnAllowedWorkerRacingPark() {
+            group.noteWork();                            // active, as while its task runs on worker 0
+            engine.dispatcher().read(() -> null);
+        }
+
+        @Actor
+        public void forkingWorker() {
+            forking.pushFork(group.lanes[0], () -> {});
+        }
+
+        @Actor
+        public void worker(ZZ_Result r) {
+            r.r1 = worker.prepareToPark();
+        }
+
+        @Arbiter
+        public void after(ZZ_Result r) {
+            r.r2 = worker.isParked();
+        }
+    }
+
+    /**
      * W3 for forks that their worker will not run (W5): worker 0, which its group's mask no longer
      * allows, pushes a fork of that group while worker 1, the one the mask allows, decides to park.
      * r1: worker 1 decided to sleep; r2: it is still PARKED after both actors ran.

@@ -936,23 +936,20 @@ final class Worker implements Runnable {
 
     /**
      * Owner only: pushes {@code task} on this worker's {@code lane}, makes sure the group will be
-     * picked (G2) and wakes a parked worker that may run it (W3). Where the group's mask excludes this
-     * worker, none but a worker the mask allows will run the fork (W5), so neither the activation nor
-     * the wake-up may be lost: the push is a release store, which the reads of the activation state
-     * and of the parked count could pass, and a fence orders the push before both, as an offer's CAS
-     * does for inboxes (pairing with the fences in {@link Dispatcher}'s reconcile, which publishes
-     * IDLE and then looks at the queues again, and in {@link #prepareToPark()}). Elsewhere this worker
-     * runs its fork itself if nobody takes it, its slice's end reconciles the group, and another
-     * worker that sees the fork before it parks queues the missed activation itself
-     * ({@link #seesWork}), so a missed activation or wake-up costs only parallelism and no fence is
-     * paid; should a mask change exclude this worker after the read, {@link #signalForksLeftBehind}
-     * makes up for the wake-up when the slice ends.
+     * picked (G2) and wakes a parked worker that may run it (W3). Neither the activation nor the
+     * wake-up may be lost, even where this worker may run the fork itself: the task that forked it
+     * may wait for it without joining it (a latch, a plain blocking call), holding this worker, and
+     * the fork is then for another worker to take. The push is a release store, which the reads of
+     * the activation state and of the parked count could pass, so a fence orders the push before
+     * both, as an offer's CAS does for inboxes (pairing with the fences in {@link Dispatcher}'s
+     * reconcile, which publishes IDLE and then looks at the queues again, and in
+     * {@link #prepareToPark()}); ForkJoinPool's push is fenced too. Should a mask change exclude this
+     * worker after the read of the mask, {@link #signalForksLeftBehind} makes up for the wake-up
+     * when the slice ends.
      */
     void pushFork(Lane lane, Runnable task) {
         lane.deque.push(task);
-        if (!lane.group.allows(index)) {
-            VarHandle.fullFence();                       // store-load: the push before the reads below
-        }
+        VarHandle.fullFence();                           // store-load: the push before the reads below
         lane.group.noteWork();                           // G2 for forks; the slice's end reconciles too
         engine.signalWork(lane.group, index);
     }

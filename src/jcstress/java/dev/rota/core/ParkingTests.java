@@ -294,7 +294,7 @@ public final class ParkingTests {
 
     /**
      * W3 for a fork pushed just before a mask change excluded its worker: worker 0, which the
-     * group's mask allows, pushes a fork (so it neither fences nor signals worker 1) and ends its
+     * group's mask allows, pushes a fork (signalling by that mask, so not worker 1) and ends its
      * slice of the group (the dispatcher's lock, then {@link Worker#signalForksLeftBehind}), while
      * the group is moved to worker 1, which then decides to park. Worker 0 will not run the fork
      * once it has seen the new mask (W5), so worker 1 must see it or be woken.

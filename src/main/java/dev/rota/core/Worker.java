@@ -959,11 +959,10 @@ final class Worker implements Runnable {
      * (W5): makes sure the workers the mask allows will take the forks left on this worker's deque of
      * the group. The join does not end the slice, so neither {@link #signalForksLeftBehind} nor the
      * slice end's reconcile runs while it waits; and a fork pushed while the mask still allowed this
-     * worker neither fenced nor, if the group was active then, queued an activation, so a dry slice
-     * ending elsewhere (IDLE, fence, a look at the queues) may have missed it and left the group
-     * idle, and restrictTo's own look may have missed it too. So the fence orders the forks before
-     * the reads of the activation state (G2) and the parked count (W3), as in {@link #pushFork}; the
-     * join calls this at every recheck, and each call after the first is a fence and a few reads.
+     * worker signalled by that mask, so the workers of the new one may sleep beside it. So this
+     * looks again, the fence ordering the forks before the reads of the activation state (G2) and
+     * the parked count (W3), as in {@link #pushFork}; the join calls this at every recheck, and
+     * each call after the first is a fence and a few reads.
      */
     void leaveForksToAllowedWorkers(Group group) {
         if (!group.lanes[index].deque.isEmpty()) {
@@ -976,10 +975,9 @@ final class Worker implements Runnable {
     /**
      * Owner only, as a slice of {@code group} ends, after the dispatcher's lock: wakes a worker the
      * group's mask allows if this worker, which the mask excludes, still holds forks of the group
-     * (W3 and W5). {@link #pushFork} signals by the mask it read, and fences only where that mask
-     * excluded this worker: a fork pushed just before {@link Group#restrictTo} excluded it signalled
-     * the old mask's workers, and restrictTo's own look for the group's work may have missed the
-     * push (a release store, still unseen). restrictTo writes the mask and then takes the
+     * (W3 and W5). {@link #pushFork} signals by the mask it read: a fork pushed just before
+     * {@link Group#restrictTo} excluded this worker signalled the old mask's workers, and
+     * restrictTo's own look for the group's work may have come before the push. restrictTo writes the mask and then takes the
      * dispatcher's lock ({@link Dispatcher#maskChanged}) before that look, and this slice's end takes
      * it after the push: if this worker had the lock first, restrictTo's look sees the push and
      * wakes the new mask's parked workers; if restrictTo had it first, the read here sees the new

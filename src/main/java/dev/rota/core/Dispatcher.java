@@ -2,6 +2,7 @@ package dev.rota.core;
 
 import dev.rota.share.ClientNode;
 import dev.rota.share.CurrencyNode;
+import dev.rota.share.Placement;
 import dev.rota.share.ShareLedger;
 import dev.rota.share.ShareScheduler;
 import dev.rota.share.Ticket;
@@ -122,6 +123,26 @@ public final class Dispatcher {
         this.ledger = new ShareLedger(new dev.rota.share.CurrencyGraph(), scheduler);
         this.quantumNanos = quantumNanos;
         this.runnableCounts = new int[(engine.workerCount() + 2) * COUNT_STRIDE];
+        scheduler.setPlacement(new GroupPlacement());
+    }
+
+    /** The groups' masks, as the policy sees them: read under the lock, as the policy is driven. */
+    private final class GroupPlacement implements Placement {
+        @Override
+        public int workers() {
+            return engine.workerCount();
+        }
+
+        @Override
+        public boolean allows(int client, int worker) {
+            return client < byClient.length && eligible(client, worker);
+        }
+
+        @Override
+        public boolean isRestricted(int client) {
+            Group group = client < byClient.length ? byClient[client] : null;
+            return group != null && !group.mask().isAll();
+        }
     }
 
     public long quantumNanos() {

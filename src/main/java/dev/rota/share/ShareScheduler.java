@@ -79,10 +79,20 @@ public interface ShareScheduler {
     }
 
     /**
+     * Tells the policy where each client may run. Without it, a policy takes every client to be
+     * free to run everywhere, as {@link #pick(IntPredicate)} then finds out one pick at a time; a
+     * policy that keeps a virtual time per set of workers (stride, where CPU masks leave sets of
+     * workers served at different paces) needs it. A no-op for policies that keep no such time.
+     */
+    default void setPlacement(Placement placement) {
+    }
+
+    /**
      * Drops whatever credit {@code client} has built up by being served less than its share, so
      * that it stands no better than a client that has just joined. The pool calls this when it
      * changes what a client may use (its CPU mask): time the client could not use while it was
-     * confined is not owed to it afterwards. Debt is kept. A no-op for an unknown client and for
+     * confined is not owed to it afterwards. Debt is kept. A policy told of placements
+     * ({@link #setPlacement}) reads the client's anew here. A no-op for an unknown client and for
      * policies that keep no credit.
      */
     default void forgiveCredit(int client) {

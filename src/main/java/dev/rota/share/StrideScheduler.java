@@ -85,26 +85,19 @@ public final class StrideScheduler implements ShareScheduler {
      *   unit carried; a global stride rounded to whole units would lose up to half a unit per
      *   quantum, and globalPass would drift from the passes without bound (a client joining at
      *   globalPass + stride after hours of short strides would then land many quanta off).
-     *   Lags are bounded: every write keeps |pass − globalPass| and |remain| <= MAX_LAG = 2^61,
+     *   Lags are bounded (while placing by the global pass; "CPU masks" bounds the spread
+     *   otherwise): every write keeps |pass − globalPass| and |remain| <= MAX_LAG = 2^61,
      *   saturating a single charge there: after MAX_LAG / stride quanta, at least 2^21 for the
      *   largest value (stride <= 2^40), 2^5 for a clamped stride. A rescale clamps the same way a lag
      *   worth more than MAX_LAG / newStride of the client's own quanta.
-     *   globalPass only moves forward. When charges go to the client of least pass, it advances at
-     *   least as fast as globalPass (its stride is at least the global stride, as its worth is part
-     *   of the sum of worths; rounding costs at most one unit per charge). A pick among eligible
-     *   clients passes over clients that may not run on that worker (a CPU mask), and they fall
-     *   behind globalPass for as long as that lasts, without bound; so after moving globalPass a
-     *   charge raises every pass more than MAX_LAG behind it to MAX_LAG behind (credit saturates as
-     *   debt does; a client that may run nowhere costs O(log n) a charge), and no pass falls more
-     *   than MAX_LAG behind. Known limitation: the clients served meanwhile advance faster than the
-     *   global stride (taken from every competing worth, the passed-over clients' included) stands
-     *   for, and so run ahead of globalPass, again without bound, up to MAX_LAG, where their charges
-     *   saturate and they tie; and a client that joins or rejoins at globalPass + remain lands off
-     *   their pace by as much. With disjoint masks each set of workers runs at a pace of its own, so
-     *   no single global pass fits them all (pulling globalPass up to the pass a restricted pick
-     *   takes fixes the set that is served fastest and starves the others v + 1 times faster); a fix
-     *   needs a reference pass per set of workers. README, "Shares are of the whole pool", tells
-     *   users. The sum is of worths, not of values: a clamped stride stands for a larger
+     *   While no restricted client competes (see "CPU masks"), globalPass only moves forward. When
+     *   charges go to the client of least pass, it advances at least as fast as globalPass (its
+     *   stride is at least the global stride, as its worth is part of the sum of worths; rounding
+     *   costs at most one unit per charge). A pick among eligible clients that passes over some
+     *   (a caller not told of placements) lets them fall behind globalPass for as long as that
+     *   lasts; so after moving globalPass a charge raises every pass more than MAX_LAG behind it to
+     *   MAX_LAG behind (credit saturates as debt does), and no pass falls more than MAX_LAG behind.
+     *   The sum is of worths, not of values: a clamped stride stands for a larger
      *   value than the client's, and a global stride taken from the values would then run ahead of
      *   every client's pass until the differences wrapped around. The global stride is at most 2^40
      *   while the largest competing value is inside the window (the sum is at least the largest
@@ -119,6 +112,49 @@ public final class StrideScheduler implements ShareScheduler {
      *   The total of competing worths (totalValue) is a compensated (Neumaier) sum, so leaves and
      *   joins do not leave rounding residue in the global stride.
      *
+     * CPU masks (placing by reference):
+     *   A client whose mask leaves out some workers is restricted (Placement, set by the pool). Where
+     *   restricted clients compete, sets of workers may be served at different paces: a worker
+     *   whose clients hold less value advances their passes faster. No single global pass fits
+     *   them all (taken from every competing worth, it runs behind the fast sets and ahead of the
+     *   slow ones without bound; pulled up to the passes picked, it fits the fastest set and leaves
+     *   the others further off). So while any restricted client competes, globalPass is set aside
+     *   and a client is placed against its reference instead:
+     *     least(w)     = the least pass among the competing clients, the client itself left out,
+     *                    that worker w may serve: where w's clients stand now (w serves that one next)
+     *     reference(c) = the greatest least(w) over the workers w that c may use, or none when no
+     *                    other competing client may use any of them
+     *     join         : pass = reference + remain (a new client's remain is its stride); with no
+     *                    reference, the least competing pass + remain (any pass would do: it shares
+     *                    no worker; this one keeps it inside the spread)
+     *     leave        : remain = pass − reference, or 0 with no reference (it owed nobody)
+     *     new value    : the lag from the reference is scaled as the lag from globalPass is
+     *     forgiveCredit: a competing client rises to its reference's pass, a waiting one to remain 0
+     *   The greatest least(w) means the joiner pays and nobody it joins does: on that worker it
+     *   competes at par from its first turn; on a worker whose clients stand lower it waits until
+     *   they reach it, and takes no turn from them meanwhile. A join at the least of them instead
+     *   would take every turn of the faster workers for as long as the imbalance had lasted. So a
+     *   client of large value that joins workers served at different paces runs at first where
+     *   the passes stand highest, and gains the others only as their passes come up to its own.
+     *   The cost is one look per worker the client may use (O(1) each while the least pass is
+     *   eligible there, O(k log k) for k passed over), at joins, leaves, changes of value and
+     *   forgiveness only; picks and charges cost what they did.
+     *   Charges then advance passes with no bound from globalPass, and passes of sets served at
+     *   different paces part without bound. Once the spread of the competing passes exceeds
+     *   SPREAD_LIMIT (2^62), PassSpread narrows the widest gaps between consecutive passes to one
+     *   common width, so that the spread is SPREAD_TARGET (2^60): every pair keeps its order, ties
+     *   stay ties, and every gap narrower than the width is kept exactly; only a lead of at least
+     *   2^60 / n pass units (2^20 / n quanta for the shortest competing stride, far more for the
+     *   others) is cut, where the global pass would have clamped every such lead to MAX_LAG and
+     *   made ties. Between checks one step moves a pass by at most MAX_LAG or within the spread,
+     *   so the spread stays below 2^62 + 2^61 < 2^63 and passes compare by signed difference. A
+     *   rescale narrows the spread first, to SPREAD_TARGET / 2^(d + 1) where strides grow by about
+     *   2^d, so that no lag it scales reaches MAX_LAG; it scales lags from the least pass.
+     *   When the last restricted client leaves (or is freed), the spread is narrowed to
+     *   SPREAD_TARGET < MAX_LAG and globalPass starts again at the least pass, so that the
+     *   global-pass rules above hold from there on. A caller that sets no Placement gets the
+     *   global pass throughout.
+     *
      * References: [1] C. A. Waldspurger, W. E. Weihl, "Stride Scheduling: Deterministic
      * Proportional-Share Resource Management", MIT/LCS/TM-528, 1995.
      */
@@ -131,6 +167,14 @@ public final class StrideScheduler implements ShareScheduler {
      */
     static final long MAX_STRIDE = 1L << 56;
     static final long MAX_LAG = 1L << 61;
+    /**
+     * While restricted clients compete: the spread of the competing passes past which the widest
+     * gaps between them are narrowed (PassSpread), and the spread they are narrowed to. One step
+     * moves a pass by at most MAX_LAG, so the spread stays below LIMIT + MAX_LAG < 2^63 between
+     * checks; TARGET leaves room for a rescale that lengthens strides (see "CPU masks").
+     */
+    static final long SPREAD_LIMIT = 1L << 62;
+    static final long SPREAD_TARGET = 1L << 60;
 
     /**
      * Bounds of the largest competing value's binary exponent − shift. At shift 0 they keep values of
@@ -181,6 +225,16 @@ public final class StrideScheduler implements ShareScheduler {
     private int maxExponent = NO_EXPONENT;
     /** Strides are taken from value × 2^-shift. */
     private int shift;
+
+    /** Where clients may run; null: everywhere (see "CPU masks"). */
+    private Placement placement;
+    /** A competing client's mask restricts it (read when it joins, and anew in forgiveCredit). */
+    private boolean[] restricted = new boolean[16];
+    /** Competing clients that are restricted: while any is, passes are placed by reference (see "CPU masks"). */
+    private int restrictedCompeting;
+    /** At or above every competing pass, and never more than the spread above the greatest. */
+    private long passCeiling;
+    private final LeastOnWorker leastOnWorker = new LeastOnWorker();
 
     private double totalValue;
     private double totalValueError;
@@ -267,6 +321,19 @@ public final class StrideScheduler implements ShareScheduler {
         return client < 0 ? NONE : client;
     }
 
+    /**
+     * While a restricted client competes, passes are placed against the clients each one shares
+     * workers with, not against the global pass (see "CPU masks"); {@code null} frees every client.
+     */
+    @Override
+    public void setPlacement(Placement newPlacement) {
+        placement = newPlacement;
+        int[] clients = competingClients();
+        for (int i = 0, n = heap.size(); i < n; i++) {
+            refreshRestriction(clients[i]);
+        }
+    }
+
     @Override
     public void charge(int client, long usedNanos, long quantumNanos) {
         checkKnown(client);
@@ -277,13 +344,13 @@ public final class StrideScheduler implements ShareScheduler {
             throw new IllegalArgumentException("quantum must be positive: " + quantumNanos);
         }
         long advance = advance(stride[client], usedNanos, quantumNanos, carry, client);
-        if (state[client] == COMPETING) {
+        if (state[client] != COMPETING) {                // see "A client that no longer competes" above
+            remain[client] = Math.min(remain[client] + advance, MAX_LAG);
+        } else if (byReference()) {
+            movePass(client, heap.pass(client) + advance);
+        } else {
             long lag = Math.min(heap.pass(client) - globalPass + advance, MAX_LAG);
             heap.update(client, globalPass + lag);
-        } else {
-            remain[client] = Math.min(remain[client] + advance, MAX_LAG);
-        }
-        if (state[client] == COMPETING) {                // see "A client that no longer competes" above
             double exact = globalStride * ((double) usedNanos / quantumNanos) + globalCarry;
             long q;
             if (exact >= MAX_LAG) {
@@ -314,6 +381,13 @@ public final class StrideScheduler implements ShareScheduler {
     @Override
     public void forgiveCredit(int client) {
         if (client < 0 || client >= state.length || state[client] == UNKNOWN) {
+            return;
+        }
+        if (state[client] == COMPETING) {
+            refreshRestriction(client);                  // its mask may have changed: see Placement
+        }
+        if (byReference() || (state[client] == WAITING && placement != null && placement.isRestricted(client))) {
+            forgiveByReference(client);
             return;
         }
         int next = heap.firstMatching(other -> other != client);
@@ -372,7 +446,9 @@ public final class StrideScheduler implements ShareScheduler {
 
     /**
      * pass − globalPass for a competing client, the kept remain for a waiting one (in the pass units
-     * of the shift it left at, those of {@link #stride(int)}).
+     * of the shift it left at, those of {@link #stride(int)}). While restricted clients compete,
+     * globalPass is set aside and a competing client's figure here means nothing; a waiting
+     * client's remain is then measured from its reference (see "CPU masks").
      */
     public long remain(int client) {
         checkKnown(client);
@@ -408,16 +484,166 @@ public final class StrideScheduler implements ShareScheduler {
         state[client] = COMPETING;
         worth[client] = worthOf(stride[client]);
         addToTotal(worth[client]);
-        heap.add(client, globalPass + clampLag(lag));
+        restricted[client] = placement != null && placement.isRestricted(client);
+        if (restricted[client] && restrictedCompeting++ == 0) {
+            passCeiling = greatestPass();                // the first restricted client: placing by reference begins
+        }
+        if (byReference()) {
+            int reference = referenceClient(client);
+            long base = reference >= 0 ? heap.pass(reference)
+                    : heap.size() > 0 ? heap.pass(heap.peek()) // alone on its workers: kept inside the spread
+                    : globalPass;
+            heap.add(client, base + clampLag(lag));
+            if (heap.size() == 1) {
+                passCeiling = heap.pass(client);
+            }
+            raiseCeiling(heap.pass(client));
+        } else {
+            heap.add(client, globalPass + clampLag(lag));
+        }
     }
 
     private void stopCompeting(int client) {
-        remain[client] = clampLag(heap.pass(client) - globalPass);
+        if (byReference()) {
+            int reference = referenceClient(client);     // alone on its workers: it owes nobody, nobody owes it
+            remain[client] = reference >= 0 ? clampLag(heap.pass(client) - heap.pass(reference)) : 0;
+        } else {
+            remain[client] = clampLag(heap.pass(client) - globalPass);
+        }
         heap.remove(client);
         state[client] = WAITING;
         addToTotal(-worth[client]);
+        if (restricted[client]) {
+            restricted[client] = false;
+            if (--restrictedCompeting == 0) {
+                placeByGlobalPassAgain();
+            }
+        }
         countOut(value[client]);
         keepInWindow(false);                             // the largest may have left: the rest rescale, later
+    }
+
+    // ---- placing by reference (CPU masks) -------------------------------------------------------
+
+    private boolean byReference() {
+        return restrictedCompeting > 0;
+    }
+
+    /** Re-reads whether a competing client is restricted; entering or leaving placement by reference. */
+    private void refreshRestriction(int client) {
+        boolean now = placement != null && placement.isRestricted(client);
+        if (now == restricted[client]) {
+            return;
+        }
+        restricted[client] = now;
+        if (now) {
+            if (restrictedCompeting++ == 0) {
+                passCeiling = greatestPass();
+            }
+        } else if (--restrictedCompeting == 0) {
+            placeByGlobalPassAgain();
+        }
+    }
+
+    /**
+     * The last restricted client has gone: the global pass, not kept meanwhile, starts again at the
+     * least pass, with every pass inside the lags the global pass bounds (SPREAD_TARGET < MAX_LAG).
+     */
+    private void placeByGlobalPassAgain() {
+        if (heap.size() > 0) {
+            passCeiling = PassSpread.bound(heap, SPREAD_TARGET);
+            globalPass = heap.pass(heap.peek());
+        }
+        globalCarry = 0;
+    }
+
+    /**
+     * The competitor whose pass {@code client} is placed against: over the workers the client may
+     * use, the one whose least pass among the other competing clients it may serve is greatest,
+     * and that client; -1 when no other competing client may use any of them. A worker serves the
+     * least pass it may serve, so that pass is where the worker's clients stand now.
+     */
+    private int referenceClient(int client) {
+        int best = -1;
+        LeastOnWorker least = leastOnWorker;
+        least.excluded = client;
+        for (int w = 0, n = placement.workers(); w < n; w++) {
+            if (!placement.allows(client, w)) {
+                continue;
+            }
+            least.worker = w;
+            int found = heap.firstMatching(least);
+            if (found >= 0 && (best < 0 || heap.pass(found) - heap.pass(best) > 0)) {
+                best = found;
+            }
+        }
+        return best;
+    }
+
+    /** Accepts the competing clients other than {@code excluded} that may run on {@code worker}. */
+    private final class LeastOnWorker implements IntPredicate {
+        int worker;
+        int excluded;
+
+        @Override
+        public boolean test(int other) {
+            return other != excluded && placement.allows(other, worker);
+        }
+    }
+
+    /**
+     * forgiveCredit while placing by reference: a competing client rises to its reference's pass,
+     * a waiting one to a remain of 0 (measured from its reference when it rejoins).
+     */
+    private void forgiveByReference(int client) {
+        if (state[client] == WAITING) {
+            remain[client] = Math.max(remain[client], 0);
+            return;
+        }
+        int reference = referenceClient(client);
+        if (reference >= 0 && heap.pass(client) - heap.pass(reference) < 0) {
+            movePass(client, heap.pass(reference));
+        }
+    }
+
+    /** While placing by reference: moves a competing client's pass, and bounds the spread. */
+    private void movePass(int client, long pass) {
+        heap.update(client, pass);
+        raiseCeiling(pass);
+        if (passCeiling - heap.pass(heap.peek()) > SPREAD_LIMIT) {
+            passCeiling = PassSpread.bound(heap, SPREAD_TARGET);
+        }
+    }
+
+    private void raiseCeiling(long pass) {
+        if (pass - passCeiling > 0) {
+            passCeiling = pass;
+        }
+    }
+
+    /** The greatest competing pass (by signed difference from the least), or the ceiling as it was. */
+    private long greatestPass() {
+        if (heap.size() == 0) {
+            return passCeiling;
+        }
+        long least = heap.pass(heap.peek());
+        long spread = 0;
+        for (int slot = 0; slot < heap.size(); slot++) {
+            spread = Math.max(spread, heap.pass(heap.clientAt(slot)) - least);
+        }
+        return least + spread;
+    }
+
+    /** The competing clients, in heap order as it is now, in {@code rescaled} (reused scratch). */
+    private int[] competingClients() {
+        int n = heap.size();
+        if (rescaled.length < n) {
+            rescaled = new int[Math.max(n, 2 * rescaled.length)];
+        }
+        for (int slot = 0; slot < n; slot++) {
+            rescaled[slot] = heap.clientAt(slot);
+        }
+        return rescaled;
     }
 
     /**
@@ -431,16 +657,31 @@ public final class StrideScheduler implements ShareScheduler {
         }
     }
 
-    /** Gives a competing client its value's stride at this shift; it keeps its place in its own quanta. */
+    /**
+     * Gives a competing client its new value's stride; it keeps its place in its own quanta, measured
+     * from the global pass, or while placing by reference from its reference (its own pass when it
+     * has none: alone on its workers, its place is its own).
+     */
     private void restride(int client) {
+        if (!byReference()) {
+            restrideAround(client, globalPass);
+            return;
+        }
+        int reference = referenceClient(client);
+        restrideAround(client, reference >= 0 ? heap.pass(reference) : heap.pass(client));
+        movePass(client, heap.pass(client));
+    }
+
+    /** Gives a competing client its value's stride at this shift, its lag from {@code base} scaled with it. */
+    private void restrideAround(int client, long base) {
         long s = strideAt(value[client]);
-        long lag = scale(heap.pass(client) - globalPass, s, stride[client]);
+        long lag = scale(heap.pass(client) - base, s, stride[client]);
         stride[client] = s;
         carry[client] = 0;
         addToTotal(-worth[client]);                      // two compensated steps: their difference
         worth[client] = worthOf(s);                      // would round to a unit of the larger
         addToTotal(worth[client]);
-        heap.update(client, globalPass + lag);
+        heap.update(client, base + lag);
     }
 
     /** The binary exponent of a positive value, subnormals included (Math.getExponent says -1023 for all of them). */
@@ -501,18 +742,25 @@ public final class StrideScheduler implements ShareScheduler {
      * lag scaled by newStride / oldStride; carries go, the sum of worths is summed afresh.
      */
     private void rescale(int newShift) {
+        int lengthening = newShift - shift;              // strides grow by about 2^lengthening
         shift = newShift;
         int n = heap.size();
-        if (rescaled.length < n) {
-            rescaled = new int[Math.max(n, 2 * rescaled.length)];
-        }
-        int[] clients = rescaled;                        // reused: a rescale comes with joins and leaves
-        for (int slot = 0; slot < n; slot++) {
-            clients[slot] = heap.clientAt(slot);         // update() below moves clients between slots
+        int[] clients = competingClients();              // update() below moves clients between slots
+        long base = globalPass;
+        if (byReference() && n > 0) {
+            // Lags are scaled from the least pass; narrowed first, so that no scaled lag reaches MAX_LAG
+            // (a stride rounded from below 1.5 units may grow by up to 1.5 × 2^lengthening).
+            int bits = Math.clamp(lengthening + 1, 0, 62);
+            PassSpread.bound(heap, SPREAD_TARGET >> bits);
+            base = heap.pass(heap.peek());
+            clients = competingClients();
         }
         globalCarry = 0;                                 // a fraction of a pass unit of the old scale
         for (int i = 0; i < n; i++) {
-            restride(clients[i]);                        // changes client's pass only
+            restrideAround(clients[i], base);            // changes client's pass only
+        }
+        if (byReference() && n > 0) {
+            passCeiling = PassSpread.bound(heap, SPREAD_TARGET);
         }
         totalValue = 0;                                  // summed afresh: no residue of the old scale's deltas
         totalValueError = 0;
@@ -578,6 +826,7 @@ public final class StrideScheduler implements ShareScheduler {
         stride = Arrays.copyOf(stride, length);
         remain = Arrays.copyOf(remain, length);
         carry = Arrays.copyOf(carry, length);
+        restricted = Arrays.copyOf(restricted, length);
     }
 
     private static void checkClient(int client) {

@@ -1,0 +1,323 @@
+package dev.rota.share;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stride where CPU masks leave sets of workers served at different paces: each test drives a
+ * {@link StrideScheduler} told of the clients' masks, worker by worker, the way the pool does (each
+ * worker picks the least pass it may serve and is charged for it). A client that joins, rejoins or
+ * is re-weighted is placed against the clients it shares workers with, so it neither takes every
+ * turn of its workers nor waits for them; and passes that part without bound are brought together
+ * without reordering them, so that clients of one set never tie.
+ */
+class StrideMaskedPlacementTest {
+    private static final long QUANTUM = 1_000_000;
+
+    /** Clients on workers: a scheduler told of a mutable mask per client. */
+    private static final class Rig implements Placement {
+        final StrideScheduler stride = new StrideScheduler();
+        final int workers;
+        boolean[][] allows = new boolean[0][];
+
+        Rig(int workers) {
+            this.workers = workers;
+            stride.setPlacement(this);
+        }
+
+        /** Gives {@code client} its mask: the listed workers, or every worker when none is listed. */
+        void place(int client, int... on) {
+            if (client >= allows.length) {
+                allows = Arrays.copyOf(allows, client + 1);
+            }
+            boolean[] flags = new boolean[workers];
+            if (on.length == 0) {
+                Arrays.fill(flags, true);
+            }
+            for (int w : on) {
+                flags[w] = true;
+            }
+            allows[client] = flags;
+        }
+
+        /** A mask that allows no worker: the client competes but is never picked. */
+        void placeNowhere(int client) {
+            place(client, 0);
+            allows[client][0] = false;
+        }
+
+        void join(int client, double value, int... on) {
+            place(client, on);
+            stride.join(client, value);
+        }
+
+        /** Worker {@code w} picks and is charged {@code quanta} for what it picked; returns that, or NONE. */
+        int turn(int w, long quanta) {
+            int client = stride.pick(other -> allows(other, w));
+            if (client != ShareScheduler.NONE) {
+                stride.charge(client, quanta * QUANTUM, QUANTUM);
+            }
+            return client;
+        }
+
+        /** Each worker takes one turn of {@code quanta}, in order; counts the turns each client won. */
+        void rounds(int count, long quanta, long[] wins) {
+            for (int r = 0; r < count; r++) {
+                for (int w = 0; w < workers; w++) {
+                    int client = turn(w, quanta);
+                    if (client >= 0 && wins != null) {
+                        wins[client]++;
+                    }
+                }
+            }
+        }
+
+        /** Turns worker {@code w} alone takes; counts the turns each client won there. */
+        long[] turnsOn(int w, int count, long quanta, int clients) {
+            long[] wins = new long[clients];
+            for (int i = 0; i < count; i++) {
+                wins[turn(w, quanta)]++;
+            }
+            return wins;
+        }
+
+        @Override
+        public int workers() {
+            return workers;
+        }
+
+        @Override
+        public boolean allows(int client, int worker) {
+            return client < allows.length && allows[client] != null && allows[client][worker];
+        }
+
+        @Override
+        public boolean isRestricted(int client) {
+            if (client >= allows.length || allows[client] == null) {
+                return false;
+            }
+            for (boolean allowed : allows[client]) {
+                if (!allowed) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * (a) Client 0 (3) may use worker 0 only, client 1 (1) both; worker 1 serves client 1 alone, far
+     * ahead of the global pass. A client of 1 that joins then splits worker 1 with client 1 from its
+     * first turn, where a join at the global pass would take every turn there for a long while.
+     */
+    @Test
+    void shouldLetAJoinerSplitTheWorkerItSharesFromItsFirstTurn() {
+        Rig rig = new Rig(2);
+        rig.join(0, 3, 0);
+        rig.join(1, 1);
+        rig.rounds(10_000, 1, null);
+        rig.join(2, 1);
+        long[] wins = new long[3];
+        for (int r = 0; r < 200; r++) {
+            assertEquals(0, rig.turn(0, 1), "worker 0 keeps serving client 0, round " + r);
+            wins[rig.turn(1, 1)]++;
+        }
+        assertEquals(100, wins[1], 2, () -> "worker 1: " + Arrays.toString(wins));
+        assertEquals(100, wins[2], 2, () -> "worker 1: " + Arrays.toString(wins));
+    }
+
+    /**
+     * (b), (c) A client that may run nowhere: the others share by their values for as long as they
+     * run, in slices long enough that their passes part by far more than the lags the global pass
+     * bounds (they would tie there, and one would take every turn).
+     */
+    @Test
+    void shouldKeepSharingByValueBesideAClientThatMayRunNowhere() {
+        for (double[] values : new double[][] {{1, 1}, {1, 2}}) {
+            Rig rig = new Rig(1);
+            rig.join(0, values[0], 0);
+            rig.placeNowhere(1);
+            rig.stride.join(1, 1);
+            rig.join(2, values[1], 0);
+            long[] wins = new long[3];
+            int slices = 40_000;
+            for (int i = 0; i < slices; i++) {
+                wins[rig.turn(0, 1_024)]++;
+                double ideal = (i + 1) * values[0] / (values[0] + values[1]);
+                if (Math.abs(wins[0] - ideal) > 1.5) {
+                    throw new AssertionError("values " + Arrays.toString(values) + ", slice " + i
+                            + ": " + Arrays.toString(wins) + ", ideal for client 0 " + ideal);
+                }
+            }
+            assertEquals(0, wins[1]);
+        }
+    }
+
+    /**
+     * (d) Disjoint sets: X (1) alone on worker 1 runs far ahead; two clients of 100 share worker 0.
+     * One of them idles for 10 rounds and comes back: it resumes its half of worker 0, measured
+     * from the client it shares it with, not from the global pass.
+     */
+    @Test
+    void shouldLetAClientThatIdledResumeItsShareOfItsOwnWorker() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 100, 0);
+        rig.join(2, 100, 0);
+        rig.rounds(1_000, 1, null);
+        rig.stride.leave(2);
+        rig.rounds(10, 1, null);
+        rig.stride.join(2, 100);
+        long[] wins = rig.turnsOn(0, 2_000, 1, 3);
+        assertTrue(wins[2] >= 995 && wins[2] <= 1_010, () -> "worker 0: " + Arrays.toString(wins));
+    }
+
+    /**
+     * (e) Disjoint sets: X (1) on worker 1, Y (1e6) on worker 0, whose passes advance 10^6 times
+     * slower. W (1e6) joining worker 0 splits it with Y at once, where a join at the global pass
+     * would wait about as long as the imbalance had lasted.
+     */
+    @Test
+    void shouldLetAJoinerOnASlowSetSplitItAtOnce() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1e6, 0);
+        rig.rounds(1_000, 1, null);
+        rig.join(2, 1e6, 0);
+        long[] wins = rig.turnsOn(0, 10_000, 1, 3);
+        assertEquals(5_000, wins[2], 2, () -> "worker 0: " + Arrays.toString(wins));
+    }
+
+    /**
+     * (f) Disjoint sets for long: X (1) on worker 1 in slices of 1,024 quanta, far past every
+     * bound of the lags; Y (1e6) and Z (2e6) on worker 0 keep 1 : 2 throughout.
+     */
+    @Test
+    void shouldKeepTheRatioOfASlowSetWhileAFastSetRunsAway() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1e6, 0);
+        rig.join(2, 2e6, 0);
+        long[] wins = new long[3];
+        for (int r = 0; r < 40_000; r++) {
+            assertEquals(0, rig.turn(1, 1_024));
+            wins[rig.turn(0, 1_024)]++;
+            double ideal = (r + 1) / 3.0;
+            if (Math.abs(wins[1] - ideal) > 1.5) {
+                throw new AssertionError("round " + r + ": " + Arrays.toString(wins));
+            }
+        }
+    }
+
+    /**
+     * A worker that used to be fast: X (1) alone on worker 1 runs far ahead, then leaves; D (1e6)
+     * takes worker 1, and E (1e6) joining later splits it with D at once. The reference is where
+     * the worker's clients stand now, not where they stood once.
+     */
+    @Test
+    void shouldPlaceAJoinerOnAFormerlyFastWorkerWhereItsClientsStandNow() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1e6, 0);
+        rig.rounds(5_000, 1, null);
+        rig.stride.leave(0);
+        rig.join(2, 1e6, 1);
+        rig.rounds(1_000, 1, null);
+        rig.join(3, 1e6, 1);
+        long[] wins = rig.turnsOn(1, 2_000, 1, 4);
+        assertEquals(1_000, wins[3], 2, () -> "worker 1: " + Arrays.toString(wins));
+    }
+
+    /**
+     * A mask widened with its credit forgiven: A and C (1 each) share worker 0, B (1) has worker 1,
+     * where passes advance twice as fast. C may then use both workers. Nobody is starved: C is
+     * placed with B, where the passes stand highest, and A keeps worker 0 until C's pass comes
+     * within reach there. A client raised to the least pass instead would take every turn of
+     * worker 1 from B for about as long as the imbalance had lasted.
+     */
+    @Test
+    void shouldStarveNobodyWhenAMaskIsWidened() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 0);
+        rig.join(1, 1, 1);
+        rig.join(2, 1, 0);
+        rig.rounds(5_000, 1, null);
+        rig.place(2);
+        rig.stride.forgiveCredit(2);
+        long[] onOne = rig.turnsOn(1, 1_000, 1, 3);
+        assertEquals(500, onOne[1], 2, () -> "worker 1: " + Arrays.toString(onOne));
+        assertEquals(500, onOne[2], 2, () -> "worker 1: " + Arrays.toString(onOne));
+        long[] wins = new long[3];
+        rig.rounds(30_000, 1, wins);
+        for (int client = 0; client < 3; client++) {
+            assertTrue(wins[client] >= 0.3 * 60_000, "client " + client + ": " + Arrays.toString(wins));
+        }
+    }
+
+    /**
+     * Rescales while the sets have parted far: a client of 10^10 comes and goes on worker 1 (each
+     * arrival moves the scale up, each departure, after its patience, down), in slices of 64
+     * quanta (short enough that no charge of Y or Z saturates at either scale), and Y : Z on
+     * worker 0 stays 1 : 2 in every cycle.
+     */
+    @Test
+    void shouldKeepTheRatioAcrossRescalesWhileSetsRunApart() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 100, 0);
+        rig.join(2, 200, 0);
+        rig.place(3, 1);
+        long[] wins = new long[3];
+        for (int cycle = 0; cycle < 40; cycle++) {
+            rig.stride.join(3, 1e10);
+            for (int r = 0; r < 300; r++) {
+                rig.turn(1, 64);
+                wins[rig.turn(0, 64)]++;
+            }
+            rig.stride.leave(3);
+            for (int r = 0; r < 300; r++) {
+                rig.turn(1, 64);
+                wins[rig.turn(0, 64)]++;
+            }
+            double ideal = (cycle + 1) * 600 / 3.0;
+            assertEquals(ideal, wins[1], 2, "cycle " + cycle + ": " + Arrays.toString(wins));
+        }
+    }
+
+    /**
+     * When the last restricted client leaves, the global pass takes over again at the clients'
+     * passes: a client that joins then gets its share of both workers from the start, after the
+     * sets had parted far.
+     */
+    @Test
+    void shouldPlaceByTheGlobalPassAgainOnceNoClientIsRestricted() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1);
+        rig.join(2, 1);
+        rig.rounds(20_000, 1_024, null);
+        rig.stride.leave(0);
+        rig.join(3, 1);
+        long[] wins = new long[4];
+        rig.rounds(3_000, 1, wins);
+        for (int client = 1; client <= 3; client++) {
+            assertEquals(2_000, wins[client], 3, Arrays.toString(wins));
+        }
+    }
+
+    /** A re-weighted client keeps its place against the client it shares its worker with. */
+    @Test
+    void shouldKeepAReweightedClientsPlaceAgainstItsOwnSet() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1e6, 0);
+        rig.join(2, 1e6, 0);
+        rig.rounds(2_000, 1, null);
+        rig.stride.setValue(2, 3e6);
+        long[] wins = rig.turnsOn(0, 4_000, 1, 3);
+        assertEquals(3_000, wins[2], 2, () -> "worker 0: " + Arrays.toString(wins));
+    }
+}

@@ -330,4 +330,31 @@ class ShareExperimentsTest {
             released.assertShares("released from its mask");
         }
     }
+    /**
+     * A group that joins beside a restricted one: "confined" (3) holds one CPU of two, more than
+     * its tickets' share could use elsewhere, and "free" (1) runs alone on the other, so its
+     * virtual time runs ahead of the pool's. A group of 1 that starts then splits that CPU with
+     * "free" from the first window on. Measured against the pool's virtual time instead, it would
+     * take every turn there for about as long as "free" had been running alone.
+     */
+    @ParameterizedTest
+    @EnumSource(SharePolicy.class)
+    void aGroupJoiningBesideARestrictedOneGetsItsShareFromItsStart(SharePolicy policy) throws Exception {
+        int[] cpus = TwoCpus.ids();
+        try (RotaPool pool = RotaPool.builder().cpus(cpus[0], cpus[1]).policy(policy)
+                .quantum(QUANTUM).randomSeed(13).build()) {
+            TaskGroup confined = pool.group("confined", 3);
+            confined.restrictToCpus(cpus[0]);
+            TaskGroup free = pool.group("free", 1);
+            List<Backlog> load = new ArrayList<>(List.of(Backlog.start(confined, IN_FLIGHT, TASK_NANOS),
+                    Backlog.start(free, IN_FLIGHT, TASK_NANOS)));
+            Thread.sleep(600);
+            TaskGroup joiner = pool.group("joiner", 1);
+            load.add(Backlog.start(joiner, IN_FLIGHT, TASK_NANOS));
+            ShareWindow window = ShareWindow.measureFromNow(pool, policy,
+                    Map.of("confined", 0.5, "free", 0.25, "joiner", 0.25), 500);
+            load.forEach(Backlog::stop);
+            window.assertShares("joined beside a group restricted to one CPU");
+        }
+    }
 }

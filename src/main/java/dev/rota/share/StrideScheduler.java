@@ -120,36 +120,52 @@ public final class StrideScheduler implements ShareScheduler {
      *   slow ones without bound; pulled up to the passes picked, it fits the fastest set and leaves
      *   the others further off). So while any restricted client competes, globalPass is set aside
      *   and a client is placed against its reference instead:
-     *     least(w)     = the least pass among the competing clients, the client itself left out,
-     *                    that worker w may serve: where w's clients stand now (w serves that one next)
-     *     reference(c) = the greatest least(w) over the workers w that c may use, or none when no
-     *                    other competing client may use any of them
+     *     least(w)     = the competing client of least pass, the client itself left out, that
+     *                    worker w may serve: where w's clients stand now (w serves that one next);
+     *                    heavy if its value is at least the client's, light if less
+     *     reference(c) = over the workers c may use, the lowest light least(w), unless a heavy one
+     *                    stands higher: then the highest heavy one; none when no other competing
+     *                    client may use any of those workers
      *     join         : pass = reference + remain (a new client's remain is its stride); with no
      *                    reference, the least competing pass + remain (any pass would do: it shares
      *                    no worker; this one keeps it inside the spread)
-     *     leave        : remain = pass − reference, or 0 with no reference (it owed nobody)
+     *     leave        : remain = pass − reference, kept within [−stride, stride + sincePick]
+     *                    (sincePick: what it was charged since a pick last chose it); 0 with no
+     *                    reference (it owed nobody)
      *     new value    : the lag from the reference is scaled as the lag from globalPass is
      *     forgiveCredit: a competing client rises to its reference's pass, a waiting one to remain 0
-     *   The greatest least(w) means the joiner pays and nobody it joins does: on that worker it
-     *   competes at par from its first turn; on a worker whose clients stand lower it waits until
-     *   they reach it, and takes no turn from them meanwhile. A join at the least of them instead
-     *   would take every turn of the faster workers for as long as the imbalance had lasted. So a
-     *   client of large value that joins workers served at different paces runs at first where
-     *   the passes stand highest, and gains the others only as their passes come up to its own.
+     *   A client competes at par on its reference's worker from its first turn; where the clients
+     *   stand higher it runs ahead of them until it reaches them, where they stand lower it waits
+     *   until they reach it. Heavy clients lose nothing to a joiner: none stands above its
+     *   reference. Against light clients a joiner would
+     *   lose the most by waiting (its share of their workers is most of them, and their passes
+     *   rise slowly), and they lose the least by waiting for it (their share is small), so the
+     *   reference is the lowest of them. Equal values count as heavy: a joiner among equals waits
+     *   and takes no turn from them. What is not owed: a pass below the reference is a pass the
+     *   client's workers would have served at once, unless it ran on workers of another pace; and
+     *   a pass above it by more than the client's charges since its last pick was reached on a
+     *   worker that served it alone. Neither is time used or missed beside the clients it is
+     *   placed with, so leave keeps neither (an honest client that leaves and comes back keeps
+     *   its place; one that leaves right after its own long slice keeps that slice as debt).
      *   The cost is one look per worker the client may use (O(1) each while the least pass is
      *   eligible there, O(k log k) for k passed over), at joins, leaves, changes of value and
-     *   forgiveness only; picks and charges cost what they did.
+     *   forgiveness only: microseconds for tens of workers and hundreds of clients, under the
+     *   caller's lock. Picks and charges cost what they did.
      *   Charges then advance passes with no bound from globalPass, and passes of sets served at
      *   different paces part without bound. Once the spread of the competing passes exceeds
      *   SPREAD_LIMIT (2^62), PassSpread narrows the widest gaps between consecutive passes to one
-     *   common width, so that the spread is SPREAD_TARGET (2^60): every pair keeps its order, ties
-     *   stay ties, and every gap narrower than the width is kept exactly; only a lead of at least
-     *   2^60 / n pass units (2^20 / n quanta for the shortest competing stride, far more for the
-     *   others) is cut, where the global pass would have clamped every such lead to MAX_LAG and
-     *   made ties. Between checks one step moves a pass by at most MAX_LAG or within the spread,
-     *   so the spread stays below 2^62 + 2^61 < 2^63 and passes compare by signed difference. A
-     *   rescale narrows the spread first, to SPREAD_TARGET / 2^(d + 1) where strides grow by about
-     *   2^d, so that no lag it scales reaches MAX_LAG; it scales lags from the least pass.
+     *   common width, so that the spread is SPREAD_TARGET (2^60): every pair keeps its order and
+     *   every gap narrower than the width is kept exactly, so ties stay ties and, while the width
+     *   is a unit or more, no two passes come to tie. Only a lead of at least 2^60 / n pass units
+     *   is cut: 2^20 / n quanta for a client of stride 2^40 (a value of 1 at shift 0), 2^51 / n for
+     *   the shortest competing stride, 2^4 / n for a clamped one; the global pass clamps every
+     *   lead to MAX_LAG instead, and clients clamped there tie. After every step that moves a pass
+     *   (a charge, a join, a change of value, forgiveness) the spread is checked, and one such step
+     *   moves a pass by at most MAX_LAG from inside the spread, so the spread stays below
+     *   2^62 + 2^61 < 2^63 and passes compare by signed difference. A rescale narrows the spread
+     *   first, to SPREAD_TARGET over the largest newStride / oldStride of the competing clients,
+     *   so that no lag it scales from the least pass reaches MAX_LAG: where strides grow by 2^d,
+     *   leads of up to 2^(60 − d) units of the old scale are kept, 2^60 of the new.
      *   When the last restricted client leaves (or is freed), the spread is narrowed to
      *   SPREAD_TARGET < MAX_LAG and globalPass starts again at the least pass, so that the
      *   global-pass rules above hold from there on. A caller that sets no Placement gets the
@@ -213,6 +229,8 @@ public final class StrideScheduler implements ShareScheduler {
     private long[] remain = new long[16];
     /** Remainder of stride × used not yet turned into pass, in units of 1/quantum. */
     private long[] carry = new long[16];
+    /** Pass a client has been charged since a pick last chose it (saturating at MAX_LAG): see "CPU masks". */
+    private long[] sincePick = new long[16];
     /** Scratch for {@link #rescale}: the competing clients, in heap order as it began. */
     private int[] rescaled = new int[16];
 
@@ -266,6 +284,7 @@ public final class StrideScheduler implements ShareScheduler {
                     value[client] = newValue;
                     stride[client] = strideAt(newValue);
                     carry[client] = 0;
+                    sincePick[client] = 0;
                     compete(client, stride[client]);
                 }
             }
@@ -276,6 +295,7 @@ public final class StrideScheduler implements ShareScheduler {
                     value[client] = newValue;
                     long s = strideAt(newValue);
                     remain[client] = scale(remain[client], s, stride[client]);
+                    sincePick[client] = scale(sincePick[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
                     compete(client, remain[client]);
@@ -311,14 +331,19 @@ public final class StrideScheduler implements ShareScheduler {
 
     @Override
     public int pick() {
-        return heap.size() == 0 ? NONE : heap.peek();
+        return heap.size() == 0 ? NONE : picked(heap.peek());
     }
 
     /** The eligible client of least pass: O(1) when it is the least overall, else O(k log k) for k passed over. */
     @Override
     public int pick(IntPredicate eligible) {
         int client = heap.firstMatching(eligible);
-        return client < 0 ? NONE : client;
+        return client < 0 ? NONE : picked(client);
+    }
+
+    private int picked(int client) {
+        sincePick[client] = 0;
+        return client;
     }
 
     /**
@@ -344,6 +369,7 @@ public final class StrideScheduler implements ShareScheduler {
             throw new IllegalArgumentException("quantum must be positive: " + quantumNanos);
         }
         long advance = advance(stride[client], usedNanos, quantumNanos, carry, client);
+        sincePick[client] = Math.min(sincePick[client] + advance, MAX_LAG);
         if (state[client] != COMPETING) {                // see "A client that no longer competes" above
             remain[client] = Math.min(remain[client] + advance, MAX_LAG);
         } else if (byReference()) {
@@ -414,6 +440,7 @@ public final class StrideScheduler implements ShareScheduler {
             } else if (scale(remain[client], s, stride[client]) < floorLag) {
                 remain[client] = floorLag;
                 if (s != stride[client]) {               // a rescale since it left: take today's units
+                    sincePick[client] = scale(sincePick[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
                 }
@@ -497,7 +524,7 @@ public final class StrideScheduler implements ShareScheduler {
             if (heap.size() == 1) {
                 passCeiling = heap.pass(client);
             }
-            raiseCeiling(heap.pass(client));
+            movePass(client, heap.pass(client));         // raises the ceiling, and bounds the spread
         } else {
             heap.add(client, globalPass + clampLag(lag));
         }
@@ -506,7 +533,8 @@ public final class StrideScheduler implements ShareScheduler {
     private void stopCompeting(int client) {
         if (byReference()) {
             int reference = referenceClient(client);     // alone on its workers: it owes nobody, nobody owes it
-            remain[client] = reference >= 0 ? clampLag(heap.pass(client) - heap.pass(reference)) : 0;
+            remain[client] = reference < 0 ? 0 : Math.clamp(heap.pass(client) - heap.pass(reference),
+                    -stride[client], Math.min(stride[client] + sincePick[client], MAX_LAG));
         } else {
             remain[client] = clampLag(heap.pass(client) - globalPass);
         }
@@ -558,13 +586,16 @@ public final class StrideScheduler implements ShareScheduler {
     }
 
     /**
-     * The competitor whose pass {@code client} is placed against: over the workers the client may
-     * use, the one whose least pass among the other competing clients it may serve is greatest,
-     * and that client; -1 when no other competing client may use any of them. A worker serves the
-     * least pass it may serve, so that pass is where the worker's clients stand now.
+     * The competitor whose pass {@code client} is placed against (see "CPU masks"), or -1 when no
+     * other competing client may use any of the workers the client may use. For each of those
+     * workers, the least pass among the other competing clients it may serve is where the worker's
+     * clients stand now (it serves that one next), and that client is heavy if its value is at
+     * least the client's, light if less. The reference is the lowest light one, unless a heavy one
+     * stands higher: then the highest heavy one.
      */
     private int referenceClient(int client) {
-        int best = -1;
+        int highestHeavy = -1;
+        int lowestLight = -1;
         LeastOnWorker least = leastOnWorker;
         least.excluded = client;
         for (int w = 0, n = placement.workers(); w < n; w++) {
@@ -573,11 +604,24 @@ public final class StrideScheduler implements ShareScheduler {
             }
             least.worker = w;
             int found = heap.firstMatching(least);
-            if (found >= 0 && (best < 0 || heap.pass(found) - heap.pass(best) > 0)) {
-                best = found;
+            if (found < 0) {
+                continue;
+            }
+            if (value[found] >= value[client]) {
+                if (highestHeavy < 0 || heap.pass(found) - heap.pass(highestHeavy) > 0) {
+                    highestHeavy = found;
+                }
+            } else if (lowestLight < 0 || heap.pass(found) - heap.pass(lowestLight) < 0) {
+                lowestLight = found;
             }
         }
-        return best;
+        if (lowestLight < 0) {
+            return highestHeavy;
+        }
+        if (highestHeavy < 0 || heap.pass(highestHeavy) - heap.pass(lowestLight) <= 0) {
+            return lowestLight;
+        }
+        return highestHeavy;
     }
 
     /** Accepts the competing clients other than {@code excluded} that may run on {@code worker}. */
@@ -676,6 +720,7 @@ public final class StrideScheduler implements ShareScheduler {
     private void restrideAround(int client, long base) {
         long s = strideAt(value[client]);
         long lag = scale(heap.pass(client) - base, s, stride[client]);
+        sincePick[client] = scale(sincePick[client], s, stride[client]);
         stride[client] = s;
         carry[client] = 0;
         addToTotal(-worth[client]);                      // two compensated steps: their difference
@@ -742,16 +787,19 @@ public final class StrideScheduler implements ShareScheduler {
      * lag scaled by newStride / oldStride; carries go, the sum of worths is summed afresh.
      */
     private void rescale(int newShift) {
-        int lengthening = newShift - shift;              // strides grow by about 2^lengthening
         shift = newShift;
         int n = heap.size();
         int[] clients = competingClients();              // update() below moves clients between slots
         long base = globalPass;
         if (byReference() && n > 0) {
-            // Lags are scaled from the least pass; narrowed first, so that no scaled lag reaches MAX_LAG
-            // (a stride rounded from below 1.5 units may grow by up to 1.5 × 2^lengthening).
-            int bits = Math.clamp(lengthening + 1, 0, 62);
-            PassSpread.bound(heap, SPREAD_TARGET >> bits);
+            // Lags are scaled from the least pass, each by its client's newStride / oldStride; the
+            // spread is narrowed first to SPREAD_TARGET over the largest of those ratios, so that no
+            // scaled lag passes SPREAD_TARGET (< MAX_LAG, where scale() would clamp and tie).
+            double growth = 1;
+            for (int i = 0; i < n; i++) {
+                growth = Math.max(growth, (double) strideAt(value[clients[i]]) / stride[clients[i]]);
+            }
+            PassSpread.bound(heap, (long) (SPREAD_TARGET / growth));
             base = heap.pass(heap.peek());
             clients = competingClients();
         }
@@ -827,6 +875,7 @@ public final class StrideScheduler implements ShareScheduler {
         remain = Arrays.copyOf(remain, length);
         carry = Arrays.copyOf(carry, length);
         restricted = Arrays.copyOf(restricted, length);
+        sincePick = Arrays.copyOf(sincePick, length);
     }
 
     private static void checkClient(int client) {

@@ -320,4 +320,142 @@ class StrideMaskedPlacementTest {
         long[] wins = rig.turnsOn(0, 4_000, 1, 3);
         assertEquals(3_000, wins[2], 2, () -> "worker 0: " + Arrays.toString(wins));
     }
+    /**
+     * Two clients of 100 on worker 0 go idle one after the other beside X (1), free, whose pass
+     * runs far ahead on worker 1, and come back: the last to leave is measured from X, its only
+     * competitor then, and must not keep the difference of the two workers' paces as credit.
+     * They split worker 0 from their return.
+     */
+    @Test
+    void shouldNotOweAReturningClientTheDifferenceOfTwoWorkersPaces() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1);
+        rig.join(1, 100, 0);
+        rig.join(2, 100, 0);
+        rig.rounds(1_000, 1, null);
+        rig.stride.leave(1);
+        rig.stride.leave(2);
+        rig.rounds(10, 1, null);
+        rig.stride.join(1, 100);
+        rig.stride.join(2, 100);
+        long[] wins = new long[3];
+        rig.rounds(20_000, 1, wins);
+        assertEquals(10_000, wins[1], 2, () -> Arrays.toString(wins));
+        assertEquals(10_000, wins[2], 2, () -> Arrays.toString(wins));
+    }
+
+    /**
+     * Four clients on worker 0, each idled once while X ran far ahead on worker 1 in long slices,
+     * come back one after the other: each measured against the one before it, their credits would
+     * stack until the passes wrapped around. They split worker 0 evenly, and every pick is the
+     * least pass its worker may serve.
+     */
+    @Test
+    void shouldKeepReturnsThatFollowEachOtherFromStackingCredit() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1);
+        for (int b = 1; b <= 4; b++) {
+            rig.join(b, 1e6, 0);
+            rig.rounds(2_100, 1_024, null);
+            rig.stride.leave(b);
+        }
+        for (int b = 1; b <= 4; b++) {
+            rig.stride.join(b, 1e6);
+        }
+        long[] wins = new long[5];
+        for (int r = 0; r < 2_000; r++) {
+            for (int w = 0; w < 2; w++) {
+                int expected = leastOn(rig, w, 5);
+                int picked = rig.turn(w, 1);
+                assertEquals(expected, picked, "round " + r + ", worker " + w);
+                wins[picked]++;
+            }
+        }
+        for (int b = 1; b <= 4; b++) {
+            assertEquals(500, wins[b], 2, Arrays.toString(wins));
+        }
+    }
+
+    /**
+     * A client of 10^9 joins four workers: worker 0 serves a client of 1, far ahead; workers 1 to 3
+     * serve a client of 10^6 each. Its tickets outweigh every one of them, so it is placed with the
+     * lightest set that stands lowest and takes nearly all of every worker from the start (about
+     * 3.99 workers), where placed with the highest it would wait on workers 1 to 3 for about 10^6
+     * times as long as the imbalance had lasted.
+     */
+    @Test
+    void shouldLetAHeavyJoinerTakeItsShareFromLighterClientsAtOnce() {
+        Rig rig = new Rig(4);
+        rig.join(0, 1, 0);
+        for (int b = 1; b <= 3; b++) {
+            rig.join(b, 1e6, b);
+        }
+        rig.rounds(10_000, 1, null);
+        rig.join(4, 1e9);
+        long[] wins = new long[5];
+        rig.rounds(25_000, 1, wins);
+        assertTrue(wins[4] >= 0.99 * 4 * 25_000, () -> Arrays.toString(wins));
+    }
+
+    /**
+     * X (1), free, runs alone on worker 1, far ahead of B (100) on worker 0. It goes idle, Y (1)
+     * takes worker 1, and X comes back: its lead over B is the two workers' paces, not time it used
+     * beyond its share, so it must not wait behind Y for it. X and Y split worker 1.
+     */
+    @Test
+    void shouldNotHoldAReturningClientsLeadOnAnotherWorkerAgainstIt() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1);
+        rig.join(1, 100, 0);
+        rig.rounds(2_000, 1, null);
+        rig.stride.leave(0);
+        rig.join(2, 1, 1);
+        rig.rounds(10, 1, null);
+        rig.stride.join(0, 1);
+        long[] onOne = rig.turnsOn(1, 2_000, 1, 3);
+        assertEquals(1_000, onOne[0], 2, () -> "worker 1: " + Arrays.toString(onOne));
+    }
+
+    /**
+     * The debt of a client's own last slice is kept: A and B (1 each) share worker 0 beside X on
+     * worker 1; A runs a slice of 100 quanta and goes idle at once, then comes back. B gets the next
+     * 100 turns of a quantum, as it would have had A stayed.
+     */
+    @Test
+    void shouldKeepTheDebtOfAClientsOwnLastSlice() {
+        Rig rig = new Rig(2);
+        rig.join(0, 1, 1);
+        rig.join(1, 1, 0);
+        rig.join(2, 1, 0);
+        rig.rounds(1_000, 1, null);
+        int first;
+        do {
+            first = rig.turn(0, 1);                      // until A (1) is next on worker 0
+        } while (rig.stride.pick(other -> rig.allows(other, 0)) != 1);
+        assertEquals(2, first);
+        assertEquals(1, rig.turn(0, 100));
+        rig.stride.leave(1);
+        rig.stride.join(1, 1);
+        long[] wins = rig.turnsOn(0, 100, 1, 3);
+        assertTrue(wins[2] >= 99, () -> "worker 0: " + Arrays.toString(wins));
+    }
+
+    /** The competing client of least pass that worker {@code w} may serve, found by looking at every one. */
+    private static int leastOn(Rig rig, int w, int clients) {
+        int least = -1;
+        for (int c = 0; c < clients; c++) {
+            if (!rig.stride.isCompeting(c) || !rig.allows(c, w)) {
+                continue;
+            }
+            if (least < 0) {
+                least = c;
+                continue;
+            }
+            long difference = rig.stride.pass(c) - rig.stride.pass(least);
+            if (difference < 0 || (difference == 0 && c < least)) {
+                least = c;
+            }
+        }
+        return least;
+    }
 }

@@ -91,8 +91,9 @@ public interface ShareScheduler {
      * Drops whatever credit {@code client} has built up by being served less than its share, so
      * that it stands no better than a client that has just joined. The pool calls this when it
      * changes what a client may use (its CPU mask): time the client could not use while it was
-     * confined is not owed to it afterwards. Debt is kept. A policy told of placements
-     * ({@link #setPlacement}) reads the client's anew here. A no-op for an unknown client and for
+     * confined is not owed to it afterwards. Debt is kept; a policy told of placements
+     * ({@link #setPlacement}) reads the client's anew here, and may also drop a lead over the
+     * clients of its new workers that only the pace of other workers made. A no-op for an unknown client and for
      * policies that keep no credit.
      */
     default void forgiveCredit(int client) {

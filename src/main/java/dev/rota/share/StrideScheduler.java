@@ -126,27 +126,46 @@ public final class StrideScheduler implements ShareScheduler {
      *     reference(c) = over the workers c may use, the lowest light least(w), unless a heavy one
      *                    stands higher: then the highest heavy one; none when no other competing
      *                    client may use any of those workers
-     *     join         : pass = reference + remain (a new client's remain is its stride); with no
+     *     near(c)      = of those least(w), the one whose pass is nearest c's: the client c
+     *                    stands with
+     *     tolerance    = stride(c) + sincePick(c) + stride(near) + lastCharge(near): how far
+     *                    apart two clients that share a worker may stand (sincePick: what c was
+     *                    charged since a pick last chose it; near's pass trails by up to its last
+     *                    charge while a slice of it runs)
+     *     leave        : remain = pass − pass(near), and c keeps near as its anchor; but where c
+     *                    stands below near by more than the tolerance, remain = −stride and no
+     *                    anchor; with no near, remain 0 and no anchor (it owed nobody)
+     *     join         : pass = pass(anchor) + remain while the anchor is one of c's least(w) (so
+     *                    a client that leaves and comes back keeps its place beside the client it
+     *                    stood with, lead and debt included); else reference + remain, remain cut
+     *                    to stride(c) + sincePick(c) where an anchor was lost (its lead was over a
+     *                    client it no longer meets); a new client's remain is its stride; with no
      *                    reference, the least competing pass + remain (any pass would do: it shares
      *                    no worker; this one keeps it inside the spread)
-     *     leave        : remain = pass − reference, kept within [−stride, stride + sincePick]
-     *                    (sincePick: what it was charged since a pick last chose it); 0 with no
-     *                    reference (it owed nobody)
-     *     new value    : the lag from the reference is scaled as the lag from globalPass is
-     *     forgiveCredit: a competing client rises to its reference's pass, a waiting one to remain 0
+     *     new value    : the lag from near is scaled as the lag from globalPass is
+     *     forgiveCredit: a competing client rises to its reference's pass if below it, and comes
+     *                    down to reference + stride(c) + sincePick(c) if above it by more than the
+     *                    tolerance (it stands as a joiner would, no better and no worse); a
+     *                    waiting one rises to remain 0
      *   A client competes at par on its reference's worker from its first turn; where the clients
      *   stand higher it runs ahead of them until it reaches them, where they stand lower it waits
      *   until they reach it. Heavy clients lose nothing to a joiner: none stands above its
-     *   reference. Against light clients a joiner would
-     *   lose the most by waiting (its share of their workers is most of them, and their passes
-     *   rise slowly), and they lose the least by waiting for it (their share is small), so the
-     *   reference is the lowest of them. Equal values count as heavy: a joiner among equals waits
-     *   and takes no turn from them. What is not owed: a pass below the reference is a pass the
-     *   client's workers would have served at once, unless it ran on workers of another pace; and
-     *   a pass above it by more than the client's charges since its last pick was reached on a
-     *   worker that served it alone. Neither is time used or missed beside the clients it is
-     *   placed with, so leave keeps neither (an honest client that leaves and comes back keeps
-     *   its place; one that leaves right after its own long slice keeps that slice as debt).
+     *   reference. Against light clients a joiner would lose the most by waiting (its share of
+     *   their workers is most of them, and their passes rise slowly), and they lose the least by
+     *   waiting for it (their share is small), so the reference is the lowest of them. Equal
+     *   values count as heavy: a joiner among equals waits and takes no turn from them. Known
+     *   limits: a joiner beside light clients only takes every turn of the ones that stand higher
+     *   until it reaches them (its value over theirs times as long as they have been apart), as
+     *   the global pass did; and the rule turns at equal values, so a joiner a little heavier
+     *   than every client it meets is placed unlike one a little lighter.
+     *   Leaves keep leads exactly, as the global pass did: a lead over the clients of a worker is
+     *   what keeps a client that was served elsewhere from taking their turns, and a client that
+     *   left and came back without it would take them (a search found a client that came back
+     *   after each of a peer's charges gaining half of a worker that way). Credit beyond the
+     *   tolerance is not kept: a pass that far below every least(w) of its workers would have
+     *   been served at once, so it is the pace of another worker (the last of a set of clients to
+     *   go idle, measured from a client that ran ahead elsewhere), not time owed; kept, it would
+     *   take every turn of its workers for as long.
      *   The cost is one look per worker the client may use (O(1) each while the least pass is
      *   eligible there, O(k log k) for k passed over), at joins, leaves, changes of value and
      *   forgiveness only: microseconds for tens of workers and hundreds of clients, under the
@@ -231,6 +250,10 @@ public final class StrideScheduler implements ShareScheduler {
     private long[] carry = new long[16];
     /** Pass a client has been charged since a pick last chose it (saturating at MAX_LAG): see "CPU masks". */
     private long[] sincePick = new long[16];
+    /** Pass of a client's last charge: how far its pass may trail its place while a slice runs. */
+    private long[] lastCharge = new long[16];
+    /** A waiting client's anchor, the client its remain is measured from, or NONE (see "CPU masks"). */
+    private int[] anchor = new int[16];
     /** Scratch for {@link #rescale}: the competing clients, in heap order as it began. */
     private int[] rescaled = new int[16];
 
@@ -285,7 +308,8 @@ public final class StrideScheduler implements ShareScheduler {
                     stride[client] = strideAt(newValue);
                     carry[client] = 0;
                     sincePick[client] = 0;
-                    compete(client, stride[client]);
+                    lastCharge[client] = 0;
+                    compete(client, stride[client], NONE);
                 }
             }
             case WAITING -> {
@@ -298,7 +322,7 @@ public final class StrideScheduler implements ShareScheduler {
                     sincePick[client] = scale(sincePick[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
-                    compete(client, remain[client]);
+                    compete(client, remain[client], anchor[client]);
                 }
             }
             default -> {
@@ -370,6 +394,7 @@ public final class StrideScheduler implements ShareScheduler {
         }
         long advance = advance(stride[client], usedNanos, quantumNanos, carry, client);
         sincePick[client] = Math.min(sincePick[client] + advance, MAX_LAG);
+        lastCharge[client] = advance;
         if (state[client] != COMPETING) {                // see "A client that no longer competes" above
             remain[client] = Math.min(remain[client] + advance, MAX_LAG);
         } else if (byReference()) {
@@ -507,7 +532,8 @@ public final class StrideScheduler implements ShareScheduler {
         return strideOf(Math.scalb(v, -shift));
     }
 
-    private void compete(int client, long lag) {
+    /** Makes a client compete {@code lag} from its place; {@code anchorClient}: see "CPU masks". */
+    private void compete(int client, long lag, int anchorClient) {
         state[client] = COMPETING;
         worth[client] = worthOf(stride[client]);
         addToTotal(worth[client]);
@@ -516,7 +542,11 @@ public final class StrideScheduler implements ShareScheduler {
             passCeiling = greatestPass();                // the first restricted client: placing by reference begins
         }
         if (byReference()) {
-            int reference = referenceClient(client);
+            scanLeast(client, anchorClient);
+            int reference = anchorStillLeast ? anchorClient : scanReference;
+            if (anchorClient != NONE && !anchorStillLeast) {
+                lag = Math.min(lag, ownDebt(client));    // its lead was over a client it no longer meets
+            }
             long base = reference >= 0 ? heap.pass(reference)
                     : heap.size() > 0 ? heap.pass(heap.peek()) // alone on its workers: kept inside the spread
                     : globalPass;
@@ -532,11 +562,22 @@ public final class StrideScheduler implements ShareScheduler {
 
     private void stopCompeting(int client) {
         if (byReference()) {
-            int reference = referenceClient(client);     // alone on its workers: it owes nobody, nobody owes it
-            remain[client] = reference < 0 ? 0 : Math.clamp(heap.pass(client) - heap.pass(reference),
-                    -stride[client], Math.min(stride[client] + sincePick[client], MAX_LAG));
+            scanLeast(client, NONE);
+            int near = scanNearest;
+            long gap = near < 0 ? 0 : heap.pass(client) - heap.pass(near);
+            if (near < 0) {
+                remain[client] = 0;                      // alone on its workers: it owes nobody, nobody owes it
+                anchor[client] = NONE;
+            } else if (gap < -tolerance(client, near)) {
+                remain[client] = -stride[client];        // credit from another worker's pace: not owed
+                anchor[client] = NONE;
+            } else {
+                remain[client] = clampLag(gap);
+                anchor[client] = near;
+            }
         } else {
             remain[client] = clampLag(heap.pass(client) - globalPass);
+            anchor[client] = NONE;
         }
         heap.remove(client);
         state[client] = WAITING;
@@ -585,17 +626,27 @@ public final class StrideScheduler implements ShareScheduler {
         globalCarry = 0;
     }
 
+    /** Results of {@link #scanLeast}. */
+    private int scanReference;
+    private int scanNearest;
+    private boolean anchorStillLeast;
+
     /**
-     * The competitor whose pass {@code client} is placed against (see "CPU masks"), or -1 when no
-     * other competing client may use any of the workers the client may use. For each of those
-     * workers, the least pass among the other competing clients it may serve is where the worker's
-     * clients stand now (it serves that one next), and that client is heavy if its value is at
-     * least the client's, light if less. The reference is the lowest light one, unless a heavy one
-     * stands higher: then the highest heavy one.
+     * Looks at least(w) for every worker w that {@code client} may use (the competing client of least
+     * pass, the client itself left out, that w may serve: where w's clients stand now, as w serves
+     * that one next) and sets: scanReference, the client's reference (see "CPU masks": the lowest
+     * light one, unless a heavy one stands higher, then the highest heavy one), scanNearest, the
+     * one whose pass is nearest the client's (for a competing client), and anchorStillLeast,
+     * whether {@code anchorClient} is one of them. Both clients are NONE when no other competing
+     * client may use any of those workers.
      */
-    private int referenceClient(int client) {
-        int highestHeavy = -1;
-        int lowestLight = -1;
+    private void scanLeast(int client, int anchorClient) {
+        int highestHeavy = NONE;
+        int lowestLight = NONE;
+        int nearest = NONE;
+        long nearestDistance = Long.MAX_VALUE;
+        boolean anchorFound = false;
+        boolean competing = heap.contains(client);      // a joiner is not in the heap yet
         LeastOnWorker least = leastOnWorker;
         least.excluded = client;
         for (int w = 0, n = placement.workers(); w < n; w++) {
@@ -607,6 +658,7 @@ public final class StrideScheduler implements ShareScheduler {
             if (found < 0) {
                 continue;
             }
+            anchorFound |= found == anchorClient;
             if (value[found] >= value[client]) {
                 if (highestHeavy < 0 || heap.pass(found) - heap.pass(highestHeavy) > 0) {
                     highestHeavy = found;
@@ -614,14 +666,33 @@ public final class StrideScheduler implements ShareScheduler {
             } else if (lowestLight < 0 || heap.pass(found) - heap.pass(lowestLight) < 0) {
                 lowestLight = found;
             }
+            if (competing) {
+                long distance = Math.abs(heap.pass(client) - heap.pass(found)); // < 2^63: the spread bound
+                if (distance < nearestDistance) {
+                    nearestDistance = distance;
+                    nearest = found;
+                }
+            }
         }
-        if (lowestLight < 0) {
-            return highestHeavy;
-        }
-        if (highestHeavy < 0 || heap.pass(highestHeavy) - heap.pass(lowestLight) <= 0) {
-            return lowestLight;
-        }
-        return highestHeavy;
+        scanReference = lowestLight < 0 ? highestHeavy
+                : highestHeavy < 0 || heap.pass(highestHeavy) - heap.pass(lowestLight) <= 0 ? lowestLight
+                : highestHeavy;
+        scanNearest = nearest;
+        anchorStillLeast = anchorFound;
+    }
+
+    /**
+     * How far apart two clients that share a worker may stand: a stride of each, what the client was
+     * charged since its last pick, and the other's last charge (its pass trails while a slice runs).
+     * Each term is at most MAX_LAG = 2^61, so the sum does not overflow.
+     */
+    private long tolerance(int client, int other) {
+        return stride[client] + sincePick[client] + stride[other] + lastCharge[other];
+    }
+
+    /** The debt a client's own charges account for: a stride, and what it was charged since its last pick. */
+    private long ownDebt(int client) {
+        return Math.min(stride[client] + sincePick[client], MAX_LAG);
     }
 
     /** Accepts the competing clients other than {@code excluded} that may run on {@code worker}. */
@@ -644,9 +715,17 @@ public final class StrideScheduler implements ShareScheduler {
             remain[client] = Math.max(remain[client], 0);
             return;
         }
-        int reference = referenceClient(client);
-        if (reference >= 0 && heap.pass(client) - heap.pass(reference) < 0) {
-            movePass(client, heap.pass(reference));
+        scanLeast(client, NONE);
+        int reference = scanReference;
+        if (reference < 0) {
+            return;
+        }
+        long low = heap.pass(reference);
+        long lead = heap.pass(client) - low;
+        if (lead < 0) {
+            movePass(client, low);                       // credit: forgiven
+        } else if (lead > tolerance(client, reference)) {
+            movePass(client, low + ownDebt(client));     // a lead from another pace: not debt
         }
     }
 
@@ -711,8 +790,9 @@ public final class StrideScheduler implements ShareScheduler {
             restrideAround(client, globalPass);
             return;
         }
-        int reference = referenceClient(client);
-        restrideAround(client, reference >= 0 ? heap.pass(reference) : heap.pass(client));
+        scanLeast(client, NONE);
+        int near = scanNearest;                          // the lag from the client it stands with
+        restrideAround(client, near >= 0 ? heap.pass(near) : heap.pass(client));
         movePass(client, heap.pass(client));
     }
 
@@ -876,6 +956,8 @@ public final class StrideScheduler implements ShareScheduler {
         carry = Arrays.copyOf(carry, length);
         restricted = Arrays.copyOf(restricted, length);
         sincePick = Arrays.copyOf(sincePick, length);
+        lastCharge = Arrays.copyOf(lastCharge, length);
+        anchor = Arrays.copyOf(anchor, length);
     }
 
     private static void checkClient(int client) {

@@ -398,22 +398,88 @@ class StrideMaskedPlacementTest {
     }
 
     /**
-     * X (1), free, runs alone on worker 1, far ahead of B (100) on worker 0. It goes idle, Y (1)
-     * takes worker 1, and X comes back: its lead over B is the two workers' paces, not time it used
-     * beyond its share, so it must not wait behind Y for it. X and Y split worker 1.
+     * A client that goes idle now and then keeps the place it had beside the client it stands with:
+     * c (10, free) shares worker 0 with A (1), while D and E (9 each) hold worker 1, which advances
+     * more slowly. c leaves and comes back after every tenth turn it wins on worker 0 and still
+     * gets exactly what it gets staying; measured from the lighter clients that stand lowest, it
+     * would come back far below A and hold A to worker 1's pace.
      */
     @Test
-    void shouldNotHoldAReturningClientsLeadOnAnotherWorkerAgainstIt() {
-        Rig rig = new Rig(2);
-        rig.join(0, 1);
-        rig.join(1, 100, 0);
-        rig.rounds(2_000, 1, null);
-        rig.stride.leave(0);
-        rig.join(2, 1, 1);
-        rig.rounds(10, 1, null);
-        rig.stride.join(0, 1);
-        long[] onOne = rig.turnsOn(1, 2_000, 1, 3);
-        assertEquals(1_000, onOne[0], 2, () -> "worker 1: " + Arrays.toString(onOne));
+    void shouldGiveAClientThatComesAndGoesWhatItGetsStaying() {
+        long[][] wins = new long[2][];
+        for (int blink = 0; blink < 2; blink++) {
+            Rig rig = new Rig(2);
+            rig.join(0, 1, 0);
+            rig.join(1, 9, 1);
+            rig.join(2, 9, 1);
+            rig.join(3, 10);
+            rig.rounds(20_000, 1, null);
+            long[] counted = new long[4];
+            for (int r = 0; r < 100_000; r++) {
+                for (int w = 0; w < 2; w++) {
+                    int client = rig.turn(w, 1);
+                    counted[client]++;
+                    if (blink == 1 && client == 3 && w == 0 && r % 10 == 0) {
+                        rig.stride.leave(3);
+                        rig.stride.join(3, 10);
+                    }
+                }
+            }
+            wins[blink] = counted;
+        }
+        assertEquals(Arrays.toString(wins[0]), Arrays.toString(wins[1]));
+    }
+
+    /**
+     * Slices of different lengths, each worker charged at the end of its own: c0 (9) may use workers
+     * 0 and 2 and runs slices of 1,024 quanta; c1 (9) has worker 2 alone, in single quanta; a client
+     * of 10^6 holds worker 1. c0 has worker 0 to itself, and its pass runs ahead of c1's by that
+     * much, which keeps it off worker 2. c0 leaves and comes back after each of c1's charges (its
+     * slice on worker 0 still running, charged after it came back): it keeps its lead over c1, and so gets no more than it does staying
+     * (a lead cut at each return would hand it half of worker 2).
+     */
+    @Test
+    void shouldKeepTheLeadOfAClientThatComesAndGoesBesideAPeer() {
+        long[] length = {1_024, 1, 1};
+        long[][] quanta = new long[2][3];
+        for (int blink = 0; blink < 2; blink++) {
+            Rig rig = new Rig(3);
+            rig.join(0, 9, 0, 2);
+            rig.join(1, 9, 2);
+            rig.join(2, 1e6, 1);
+            int[] running = new int[3];
+            long[] endsAt = new long[3];
+            for (int w = 0; w < 3; w++) {
+                int worker = w;
+                running[w] = rig.stride.pick(other -> rig.allows(other, worker));
+                endsAt[w] = length[running[w]];
+            }
+            while (true) {
+                int w = 0;
+                for (int other = 1; other < 3; other++) {
+                    if (endsAt[other] < endsAt[w]) {
+                        w = other;
+                    }
+                }
+                if (endsAt[w] > 400_000) {
+                    break;
+                }
+                int ended = running[w];
+                rig.stride.charge(ended, length[ended] * QUANTUM, QUANTUM);
+                quanta[blink][ended] += length[ended];
+                if (blink == 1 && ended == 1) {
+                    rig.stride.leave(0);
+                    rig.stride.join(0, 9);
+                }
+                int worker = w;
+                running[w] = rig.stride.pick(other -> rig.allows(other, worker));
+                endsAt[w] += length[running[w]];
+            }
+        }
+        long[] honest = quanta[0];
+        long[] blinking = quanta[1];
+        assertTrue(blinking[0] <= honest[0] + 2 * length[0], () -> "honest " + Arrays.toString(honest)
+                + ", coming and going " + Arrays.toString(blinking));
     }
 
     /**

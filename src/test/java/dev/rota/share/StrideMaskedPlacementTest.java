@@ -441,45 +441,67 @@ class StrideMaskedPlacementTest {
     @Test
     void shouldKeepTheLeadOfAClientThatComesAndGoesBesideAPeer() {
         long[] length = {1_024, 1, 1};
-        long[][] quanta = new long[2][3];
+        long[][] quanta = new long[2][];
         for (int blink = 0; blink < 2; blink++) {
             Rig rig = new Rig(3);
             rig.join(0, 9, 0, 2);
             rig.join(1, 9, 2);
             rig.join(2, 1e6, 1);
-            int[] running = new int[3];
-            long[] endsAt = new long[3];
-            for (int w = 0; w < 3; w++) {
-                int worker = w;
-                running[w] = rig.stride.pick(other -> rig.allows(other, worker));
-                endsAt[w] = length[running[w]];
-            }
-            while (true) {
-                int w = 0;
-                for (int other = 1; other < 3; other++) {
-                    if (endsAt[other] < endsAt[w]) {
-                        w = other;
-                    }
-                }
-                if (endsAt[w] > 400_000) {
-                    break;
-                }
-                int ended = running[w];
-                rig.stride.charge(ended, length[ended] * QUANTUM, QUANTUM);
-                quanta[blink][ended] += length[ended];
-                if (blink == 1 && ended == 1) {
+            boolean comesAndGoes = blink == 1;
+            quanta[blink] = runSlices(rig, length, 400_000, (now, ended) -> {
+                if (comesAndGoes && ended == 1) {
                     rig.stride.leave(0);
                     rig.stride.join(0, 9);
                 }
-                int worker = w;
-                running[w] = rig.stride.pick(other -> rig.allows(other, worker));
-                endsAt[w] += length[running[w]];
-            }
+            });
         }
         long[] honest = quanta[0];
         long[] blinking = quanta[1];
         assertTrue(blinking[0] <= honest[0] + 2 * length[0], () -> "honest " + Arrays.toString(honest)
                 + ", coming and going " + Arrays.toString(blinking));
+    }
+
+    /** What {@link #runSlices} tells after each charge: the time, in quanta, and the client charged. */
+    private interface SliceEnd {
+        void ended(long now, int client);
+    }
+
+    /**
+     * Runs the rig's workers with slices of each client's own length until {@code until} quanta,
+     * each worker charged at the end of its slice and then picking again, the worker whose slice
+     * ends first going first; returns the quanta each client ran.
+     */
+    private static long[] runSlices(Rig rig, long[] length, long until, SliceEnd onEnd) {
+        long[] quanta = new long[length.length];
+        int[] running = new int[rig.workers];
+        long[] endsAt = new long[rig.workers];
+        for (int w = 0; w < rig.workers; w++) {
+            running[w] = pickOn(rig, w);
+            endsAt[w] = running[w] < 0 ? 1 : length[running[w]];
+        }
+        while (true) {
+            int w = 0;
+            for (int other = 1; other < rig.workers; other++) {
+                if (endsAt[other] < endsAt[w]) {
+                    w = other;
+                }
+            }
+            if (endsAt[w] > until) {
+                return quanta;
+            }
+            int ended = running[w];
+            if (ended >= 0) {
+                rig.stride.charge(ended, length[ended] * QUANTUM, QUANTUM);
+                quanta[ended] += length[ended];
+                onEnd.ended(endsAt[w], ended);
+            }
+            running[w] = pickOn(rig, w);
+            endsAt[w] += running[w] < 0 ? 1 : length[running[w]];
+        }
+    }
+
+    private static int pickOn(Rig rig, int w) {
+        return rig.stride.pick(other -> rig.allows(other, w));
     }
 
     /**

@@ -319,7 +319,7 @@ public final class StrideScheduler implements ShareScheduler {
                     carry[client] = 0;
                     sincePick[client] = 0;
                     lastCharge[client] = 0;
-                    compete(client, stride[client], NONE, false);
+                    compete(client, stride[client], NONE);
                 }
             }
             case WAITING -> {
@@ -332,9 +332,7 @@ public final class StrideScheduler implements ShareScheduler {
                     sincePick[client] = scale(sincePick[client], s, stride[client]);
                     stride[client] = s;
                     carry[client] = 0;
-                    int kept = anchor[client] != NONE && generation[anchor[client]] == anchorGeneration[client]
-                            && heap.contains(anchor[client]) ? anchor[client] : NONE;
-                    compete(client, remain[client], kept, anchor[client] != NONE);
+                    compete(client, remain[client], anchor[client]);
                 }
             }
             default -> {
@@ -546,22 +544,21 @@ public final class StrideScheduler implements ShareScheduler {
     }
 
     /**
-     * Makes a client compete {@code lag} from its place: from {@code anchorClient}, a competing
-     * client it kept as its anchor, while that one still shares a worker with it, else from its
-     * reference; {@code hadAnchor}: it left with an anchor (see "CPU masks").
+     * Makes a client compete {@code lag} from its place: while placing by reference, from
+     * {@code leftWith}, the anchor it left with (or NONE), while that one still competes and shares
+     * a worker with it, else from its reference (see "CPU masks").
      */
-    private void compete(int client, long lag, int anchorClient, boolean hadAnchor) {
+    private void compete(int client, long lag, int leftWith) {
         state[client] = COMPETING;
         worth[client] = worthOf(stride[client]);
         addToTotal(worth[client]);
-        restricted[client] = placement != null && placement.isRestricted(client);
-        if (restricted[client] && restrictedCompeting++ == 0) {
-            passCeiling = greatestPass();                // the first restricted client: placing by reference begins
-        }
+        markRestricted(client, placement != null && placement.isRestricted(client)); // false until now: see stopCompeting
         if (byReference()) {
-            scanLeast(client, anchorClient);
-            int reference = anchorShared ? anchorClient : scanReference;
-            if (hadAnchor && !anchorShared) {
+            int kept = leftWith != NONE && generation[leftWith] == anchorGeneration[client]
+                    && heap.contains(leftWith) ? leftWith : NONE;
+            scanLeast(client, kept);
+            int reference = anchorShared ? kept : scanReference;
+            if (leftWith != NONE && !anchorShared) {
                 lag = Math.min(lag, ownDebt(client));    // its lead was over a client it no longer meets
             }
             long base = reference >= 0 ? heap.pass(reference)
@@ -581,15 +578,13 @@ public final class StrideScheduler implements ShareScheduler {
         if (byReference()) {
             scanLeast(client, NONE);
             int near = scanNearest;
-            long gap = near < 0 ? 0 : heap.pass(client) - heap.pass(near);
+            anchor[client] = NONE;
             if (near < 0) {
                 remain[client] = 0;                      // alone on its workers: it owes nobody, nobody owes it
-                anchor[client] = NONE;
-            } else if (gap < -tolerance(client, near)) {
+            } else if (heap.pass(client) - heap.pass(near) < -tolerance(client, near)) {
                 remain[client] = -stride[client];        // credit from another worker's pace: not owed
-                anchor[client] = NONE;
             } else {
-                remain[client] = clampLag(gap);
+                remain[client] = clampLag(heap.pass(client) - heap.pass(near));
                 anchor[client] = near;
                 anchorGeneration[client] = generation[near];
             }
@@ -600,12 +595,7 @@ public final class StrideScheduler implements ShareScheduler {
         heap.remove(client);
         state[client] = WAITING;
         addToTotal(-worth[client]);
-        if (restricted[client]) {
-            restricted[client] = false;
-            if (--restrictedCompeting == 0) {
-                placeByGlobalPassAgain();
-            }
-        }
+        markRestricted(client, false);
         countOut(value[client]);
         keepInWindow(false);                             // the largest may have left: the rest rescale, later
     }
@@ -618,7 +608,14 @@ public final class StrideScheduler implements ShareScheduler {
 
     /** Re-reads whether a competing client is restricted; entering or leaving placement by reference. */
     private void refreshRestriction(int client) {
-        boolean now = placement != null && placement.isRestricted(client);
+        markRestricted(client, placement != null && placement.isRestricted(client));
+    }
+
+    /**
+     * Counts a client as restricted or not. The first restricted client begins placing by reference
+     * (the ceiling is found from the passes as they are); the last to go ends it.
+     */
+    private void markRestricted(int client, boolean now) {
         if (now == restricted[client]) {
             return;
         }
@@ -655,8 +652,8 @@ public final class StrideScheduler implements ShareScheduler {
      * that one next) and sets: scanReference, the client's reference (see "CPU masks": the lowest
      * light one, unless a heavy one stands higher, then the highest heavy one), scanNearest, the
      * one whose pass is nearest the client's (for a competing client), and anchorShared, whether
-     * {@code anchorClient} (a competing client, or NONE) may use one of those workers too. Both clients are NONE when no other competing
-     * client may use any of those workers.
+     * {@code anchorClient} (a competing client, or NONE) may use one of those workers too. Both
+     * clients are NONE when no other competing client may use any of those workers.
      */
     private void scanLeast(int client, int anchorClient) {
         int highestHeavy = NONE;
@@ -725,8 +722,9 @@ public final class StrideScheduler implements ShareScheduler {
     }
 
     /**
-     * forgiveCredit while placing by reference: a competing client rises to its reference's pass,
-     * a waiting one to a remain of 0 (measured from its reference when it rejoins).
+     * forgiveCredit while placing by reference: a competing client rises to its reference's pass if
+     * below it, and comes down to reference + its own debt if above it by more than the tolerance;
+     * a waiting one rises to a remain of 0.
      */
     private void forgiveByReference(int client) {
         if (state[client] == WAITING) {
@@ -800,8 +798,8 @@ public final class StrideScheduler implements ShareScheduler {
 
     /**
      * Gives a competing client its new value's stride; it keeps its place in its own quanta, measured
-     * from the global pass, or while placing by reference from its reference (its own pass when it
-     * has none: alone on its workers, its place is its own).
+     * from the global pass, or while placing by reference from near, the client it stands with (its
+     * own pass when it has none: alone on its workers, its place is its own).
      */
     private void restride(int client) {
         if (!byReference()) {

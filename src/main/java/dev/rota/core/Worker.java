@@ -41,7 +41,7 @@ import java.util.function.IntPredicate;
  *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
- *       idle time. A slice whose group has run dry stays open while no other group that this
+ *       idle time, nor with the time a paced look gives away ({@link #PACED_TAKE}). A slice whose group has run dry stays open while no other group that this
  *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
  *       task at a time costs no lock per task, even beside groups confined to other workers; it
  *       ends after {@link #DRY_SLICE_SEARCHES} empty searches, so that a group with nothing to run
@@ -143,7 +143,9 @@ final class Worker implements Runnable {
      * {@code onSpinWait}s made the offers as cheap, and the three groups' throughput no higher on a
      * 2-CPU machine; the yield raised it by a fifth). The tasks taken run first, since the yield
      * comes before the next look, and an empty look, which is the idle backoff's to pace, does not
-     * start one.
+     * start one. The slice's clock stops during the yield: whatever runs meanwhile is another
+     * thread's, and a slice of a group that runs dry in small takes would otherwise be charged for
+     * it (W4).
      */
     static final int PACED_TAKE = 32;
 
@@ -222,6 +224,8 @@ final class Worker implements Runnable {
     private int inboxStealSearches;
     /** Set by a take that emptied an inbox a few tasks at a time; the next look yields first ({@link #PACED_TAKE}). */
     private boolean yieldBeforeNextLook;
+    /** What a paced look does first: {@code Thread.yield()}, or a test's stand-in ({@link #pauseLooksWith}). */
+    private Runnable lookPause = Thread::yield;
     /** Helped tasks running now nested in waiting ones ({@link WorkerContext#MAX_HELP_DEPTH}). */
     private int helpDepth;
     /** The lane of the task running now (a fork goes there). */
@@ -294,10 +298,7 @@ final class Worker implements Runnable {
         while (true) {
             Runnable task = findTask();
             if (task != null) {
-                if (!inBurst) {
-                    inBurst = true;
-                    burstStart = System.nanoTime();
-                }
+                openBurst();
                 backoff.reset();
                 runTask(task, sliceLane);
                 continue;
@@ -449,6 +450,14 @@ final class Worker implements Runnable {
     private void endSlice() {
         if (slice != null) {
             switchSlice(false);
+        }
+    }
+
+    /** Starts a busy stretch, unless one is under way: the slice's clock runs from now. */
+    private void openBurst() {
+        if (!inBurst) {
+            inBurst = true;
+            burstStart = System.nanoTime();
         }
     }
 
@@ -614,7 +623,12 @@ final class Worker implements Runnable {
     private Runnable takeFromInbox(Lane lane, int max) {
         if (yieldBeforeNextLook) {
             yieldBeforeNextLook = false;
-            Thread.yield();                              // see PACED_TAKE
+            // The yield gives the CPU to whatever thread the OS has waiting: not the group's time
+            // (W4). Charged, it came to a third of all the time charged to three groups fed round
+            // robin on 2 CPUs shared with their submitters (docs/BENCHMARKS.md).
+            boolean clockRan = pauseClock();
+            lookPause.run();                             // Thread.yield(): see PACED_TAKE
+            resumeClock(clockRan);
         }
         Inbox source = lane.inbox;
         if (!source.tryAcquireConsumer()) {
@@ -662,15 +676,34 @@ final class Worker implements Runnable {
 
     /**
      * For the package's jcstress tests, on a worker whose thread was never started: finds and runs
-     * one task as the duty cycle does; false when there was none.
+     * one task as the duty cycle does; false when there was none. The slice's clock does not run, so
+     * that no slice ends by its quantum.
      */
     boolean runOneTask() {
+        return runOneTask(false);
+    }
+
+    /** As {@link #runOneTask()}, with the slice's clock running as in the duty cycle. */
+    boolean runOneTimedTask() {
+        return runOneTask(true);
+    }
+
+    private boolean runOneTask(boolean timed) {
         Runnable task = findTask();
         if (task == null) {
+            closeBurst();
             return false;
+        }
+        if (timed) {
+            openBurst();
         }
         runTask(task, sliceLane);
         return true;
+    }
+
+    /** For the tests: what a paced look does in place of {@code Thread.yield()} ({@link #PACED_TAKE}). */
+    void pauseLooksWith(Runnable pause) {
+        lookPause = pause;
     }
 
     /** Whether this worker's next inbox look will yield first ({@link #PACED_TAKE}); for the tests. */

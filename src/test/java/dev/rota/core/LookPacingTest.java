@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,13 +15,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Which takes from an inbox make the worker's next look yield first ({@link Worker#PACED_TAKE}):
  * a take that emptied the inbox with fewer than that many tasks, and no other; the yield comes at
- * the next look and not before, so that the tasks taken run first.
+ * the next look and not before, so that the tasks taken run first; and the slice is not charged
+ * for the time the yield gives away.
  *
  * <p>The engine is not started: the test drives worker 0 one search at a time
  * ({@link Worker#runOneTask()}), with its group confined to worker 0, so that every offer from
  * this thread goes to worker 0's inbox.
  */
 class LookPacingTest {
+    /** How long the test's stand-in for the paced look's yield holds the worker. */
+    private static final long PAUSE_NANOS = 50_000_000;
 
     private Engine engine;
     private Group group;
@@ -74,6 +79,36 @@ class LookPacingTest {
         runMore(rest - 1);
         assertFalse(worker.runOneTask(), "every task offered has run");
         assertEquals(Worker.BATCH + rest, ran.get());
+    }
+
+    @Test
+    void thePacedLooksPauseIsNotChargedToTheSlice() {
+        AtomicLong charged = new AtomicLong(-1);
+        engine.dispatcher().observeSlices((g, usedNanos) -> charged.set(usedNanos));
+        long[] pause = new long[1];
+        worker.pauseLooksWith(() -> {                    // stands in for Thread.yield(): another thread's time
+            long start = System.nanoTime();
+            LockSupport.parkNanos(PAUSE_NANOS);
+            pause[0] += System.nanoTime() - start;
+        });
+        long start = System.nanoTime();
+        offer(3);
+        for (int task = 0; task < 3; task++) {           // one take of 3 empties the inbox: the next look pauses
+            assertTrue(worker.runOneTimedTask());
+        }
+        offer(1);
+        assertTrue(worker.runOneTimedTask());            // that look, inside the busy stretch of the slice
+        assertTrue(pause[0] > 0, "the look paused first");
+        for (int search = 0; search < Worker.DRY_SLICE_SEARCHES && charged.get() < 0; search++) {
+            assertFalse(worker.runOneTimedTask(), "nothing left to run");
+        }
+        long elapsed = System.nanoTime() - start;
+        assertTrue(charged.get() >= 0, "the dry slice ended and was charged");
+        // The slice's busy stretches and the pause are disjoint stretches of [start, now]: charged,
+        // the pause would count twice here.
+        assertTrue(charged.get() + pause[0] <= elapsed,
+                () -> "charged " + charged.get() + " ns and paused " + pause[0] + " ns of " + elapsed + " ns");
+        assertEquals(4, ran.get());
     }
 
     private void offer(int tasks) {

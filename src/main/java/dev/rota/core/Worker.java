@@ -41,7 +41,8 @@ import java.util.function.IntPredicate;
  *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
- *       idle time, nor with the time a paced look gives away ({@link #PACED_TAKE}). A slice whose group has run dry stays open while no other group that this
+ *       idle time, nor with the time a paced look gives away ({@link #PACED_TAKE}), nor with the
+ *       slice decision that opened it (the dispatcher's lock, a wait for it, the pick). A slice whose group has run dry stays open while no other group that this
  *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
  *       task at a time costs no lock per task, even beside groups confined to other workers; it
  *       ends after {@link #DRY_SLICE_SEARCHES} empty searches, so that a group with nothing to run
@@ -401,7 +402,7 @@ final class Worker implements Runnable {
             if (ending.isStopDrained()) {                // one volatile read per slice end, none per task
                 cancelForksLeftBehind(ending);
             }
-            used = takeSliceTime();                      // a busy stretch goes on in the next slice
+            used = takeSliceTime();                      // a busy stretch goes on, in the next slice
             if (sliceTasks > 0) {                        // for the group's next slice here, not another group's
                 long perTask = Math.max(1, used / sliceTasks);
                 sliceLane.setClockInterval(Math.clamp(dispatcher.quantumNanos() / (4 * perTask), 1, MAX_CLOCK_INTERVAL));
@@ -410,6 +411,11 @@ final class Worker implements Runnable {
         }
         long versionBefore = dispatcher.version();    // before the lock: a change the pick misses raises it past this
         Group next = dispatcher.nextSlice(this, ending, used, sliceCharged + used, pickNext);
+        if (inBurst) {
+            // The decision (the lock, a wait for it, the charge, the pick) is the pool's, not the
+            // next group's: that slice's clock starts once it is made (W4).
+            burstStart = System.nanoTime();
+        }
         if (ending != null) {
             signalForksLeftBehind(ending);
         }

@@ -17,8 +17,8 @@ public interface RejectionPolicy {
      * Throws {@link RejectedExecutionException} naming the group and its capacity. The default.
      */
     RejectionPolicy ABORT = (task, group) -> {
-        throw new RejectedExecutionException("group " + group.name() + " is full (" + group.queueCapacity()
-                + " tasks queued): task rejected: " + task);
+        throw new RejectedExecutionException("group " + group.name() + " is full (capacity " + group.queueCapacity()
+                + "): task rejected: " + task);
     };
 
     /**

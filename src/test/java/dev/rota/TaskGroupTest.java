@@ -260,13 +260,17 @@ class TaskGroupTest {
         small.execute(() -> {});
         small.execute(() -> {});
         String message = assertThrows(RejectedExecutionException.class, () -> small.execute(() -> {})).getMessage();
-        assertTrue(message.contains("small") && message.contains("2"), message);
+        assertTrue(message.contains("small") && message.contains("capacity 2"), message);
+        small.setQueueCapacity(1);                       // below what is queued: the message names the bound, not a count
+        message = assertThrows(RejectedExecutionException.class, () -> small.execute(() -> {})).getMessage();
+        assertTrue(message.contains("capacity 1"), message);
+        small.setQueueCapacity(2);
         small.setRejectionPolicy(RejectionPolicy.CALLER_RUNS);
         AtomicReference<Thread> ranOn = new AtomicReference<>();
         small.execute(() -> ranOn.set(Thread.currentThread()));
         assertSame(Thread.currentThread(), ranOn.get());
         GroupStats stats = small.stats();
-        assertEquals(2, stats.rejectedTasks());
+        assertEquals(3, stats.rejectedTasks());
         assertEquals(2, stats.queuedTasks());
         assertTrue(rejectionOf(() -> small.setQueueCapacity(0)).contains("0"));
         assertThrows(NullPointerException.class, () -> small.setRejectionPolicy(null));

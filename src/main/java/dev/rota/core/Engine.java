@@ -269,7 +269,7 @@ public final class Engine extends HeaderLinePad {
         if (result != Group.ACCEPTED) {
             defaultGroup.countRejected();
             throw new RejectedExecutionException(result == Group.FULL
-                    ? "default group is full (" + defaultGroup.capacity() + " tasks queued): task rejected: " + task
+                    ? "default group is full (capacity " + defaultGroup.capacity() + "): task rejected: " + task
                     : "pool is " + stateName() + ": task rejected: " + task);
         }
     }

@@ -41,10 +41,12 @@ import java.util.function.IntPredicate;
  *   <li>W4 (slices): every task this worker runs belongs to the group of its open slice, or was
  *       taken while helping inside one of that group's tasks; the slice is charged with the time
  *       between the start and the end of each busy stretch in it (one clock read each), not with
- *       idle time, nor with the time a paced look gives away ({@link #PACED_TAKE}), nor with the
- *       slice decision that opened it (the dispatcher's lock, a wait for it, the pick). A slice whose group has run dry stays open while no other group that this
- *       worker may serve has work (the dispatcher's count per worker, D3), so that a group fed one
- *       task at a time costs no lock per task, even beside groups confined to other workers; it
+ *       idle time, nor with the time a paced look gives away ({@link #PACED_TAKE}; that time still
+ *       counts toward the slice's quantum), nor with the slice decision that opened it, nor with
+ *       the charge of a part of it (the dispatcher's lock, a wait for it, the pick). A slice whose
+ *       group has run dry stays open while no other group that this worker may serve has work (the
+ *       dispatcher's count per worker, D3), so that a group fed one task at a time costs no lock
+ *       per task, even beside groups confined to other workers; it
  *       ends after {@link #DRY_SLICE_SEARCHES} empty searches, so that a group with nothing to run
  *       does not stay active for long, and always before parking. A join inside one of the slice's
  *       tasks helps with the group's tasks within the slice; once the slice has used its quantum
@@ -144,9 +146,7 @@ final class Worker implements Runnable {
      * {@code onSpinWait}s made the offers as cheap, and the three groups' throughput no higher on a
      * 2-CPU machine; the yield raised it by a fifth). The tasks taken run first, since the yield
      * comes before the next look, and an empty look, which is the idle backoff's to pace, does not
-     * start one. The slice's clock stops during the yield: whatever runs meanwhile is another
-     * thread's, and a slice of a group that runs dry in small takes would otherwise be charged for
-     * it (W4).
+     * start one. The yield is not charged to the slice ({@link #pacedPause}).
      */
     static final int PACED_TAKE = 32;
 
@@ -202,6 +202,8 @@ final class Worker implements Runnable {
     private Lane sliceLane;
     /** CPU time of the slice's busy stretches that have ended. */
     private long sliceUsed;
+    /** Time the slice's paced looks gave away within its busy stretches: toward its quantum, not its charge. */
+    private long sliceYielded;
     /** CPU time of the slice charged while it ran ({@link #joinYieldsSlice}): its end's fraction of a quantum counts it. */
     private long sliceCharged;
     private boolean inBurst;
@@ -374,7 +376,7 @@ final class Worker implements Runnable {
             return false;
         }
         clockCountdown = sliceLane.clockInterval();
-        long used = sliceUsed + (inBurst ? System.nanoTime() - burstStart : 0);
+        long used = sliceUsed + sliceYielded + (inBurst ? System.nanoTime() - burstStart : 0);
         return used >= engine.dispatcher().quantumNanos();
     }
 
@@ -385,6 +387,7 @@ final class Worker implements Runnable {
     private long takeSliceTime() {
         long used = sliceUsed;
         sliceUsed = 0;
+        sliceYielded = 0;
         if (inBurst) {
             long now = System.nanoTime();
             used += now - burstStart;
@@ -423,6 +426,7 @@ final class Worker implements Runnable {
         sliceLane = next == null ? null : next.lanes[index];
         drySearches = 0;
         sliceUsed = 0;
+        sliceYielded = 0;
         sliceCharged = 0;
         sliceTasks = 0;
         clockCountdown = next == null ? 1 : sliceLane.clockInterval();
@@ -629,12 +633,7 @@ final class Worker implements Runnable {
     private Runnable takeFromInbox(Lane lane, int max) {
         if (yieldBeforeNextLook) {
             yieldBeforeNextLook = false;
-            // The yield gives the CPU to whatever thread the OS has waiting: not the group's time
-            // (W4). Charged, it came to a third of all the time charged to three groups fed round
-            // robin on 2 CPUs shared with their submitters (docs/BENCHMARKS.md).
-            boolean clockRan = pauseClock();
-            lookPause.run();                             // Thread.yield(): see PACED_TAKE
-            resumeClock(clockRan);
+            pacedPause();
         }
         Inbox source = lane.inbox;
         if (!source.tryAcquireConsumer()) {
@@ -705,6 +704,29 @@ final class Worker implements Runnable {
         }
         runTask(task, sliceLane);
         return true;
+    }
+
+    /**
+     * The yield before a paced look ({@link #PACED_TAKE}). It gives the CPU to whatever thread the OS
+     * has waiting, which is not the group's time: within a busy stretch it is left out of the charge
+     * (W4), and counted toward the slice's quantum, so that the slice lasts no longer for it. Charged,
+     * it came to a third of all the time charged to three groups fed round robin on 2 CPUs shared
+     * with their submitters (docs/BENCHMARKS.md, GroupOverheadBenchmark).
+     */
+    private void pacedPause() {
+        if (!inBurst) {
+            lookPause.run();
+            return;
+        }
+        long start = System.nanoTime();
+        sliceUsed += start - burstStart;
+        try {
+            lookPause.run();                             // Thread.yield()
+        } finally {
+            long end = System.nanoTime();
+            sliceYielded += end - start;
+            burstStart = end;
+        }
     }
 
     /** For the tests: what a paced look does in place of {@code Thread.yield()} ({@link #PACED_TAKE}). */
@@ -889,6 +911,9 @@ final class Worker implements Runnable {
         long part = takeSliceTime();
         sliceCharged += part;
         engine.dispatcher().chargeRunningSlice(slice, part); // the slice's end charges only what follows
+        if (inBurst) {
+            burstStart = System.nanoTime();              // the charge, and a wait for the lock, are the pool's
+        }
         sliceTasks = 0;                                  // so its estimate of a task's time covers that part alone
         return true;
     }

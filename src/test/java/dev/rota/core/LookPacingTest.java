@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -15,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Which takes from an inbox make the worker's next look yield first ({@link Worker#PACED_TAKE}):
  * a take that emptied the inbox with fewer than that many tasks, and no other; the yield comes at
- * the next look and not before, so that the tasks taken run first; and the slice is not charged
- * for the time the yield gives away.
+ * the next look and not before, so that the tasks taken run first; and the time the yield gives
+ * away counts toward the slice's quantum but is not charged to it.
  *
  * <p>The engine is not started: the test drives worker 0 one search at a time
  * ({@link Worker#runOneTask()}), with its group confined to worker 0, so that every offer from
@@ -82,9 +84,13 @@ class LookPacingTest {
     }
 
     @Test
-    void thePacedLooksPauseIsNotChargedToTheSlice() {
-        AtomicLong charged = new AtomicLong(-1);
-        engine.dispatcher().observeSlices((g, usedNanos) -> charged.set(usedNanos));
+    void thePacedLooksPauseCountsTowardTheQuantumButIsNotCharged() {
+        AtomicLong charged = new AtomicLong();
+        List<Integer> ranAtCharges = new CopyOnWriteArrayList<>();
+        engine.dispatcher().observeSlices((g, usedNanos) -> {
+            charged.addAndGet(usedNanos);
+            ranAtCharges.add(ran.get());
+        });
         long[] pause = new long[1];
         worker.pauseLooksWith(() -> {                    // stands in for Thread.yield(): another thread's time
             long start = System.nanoTime();
@@ -96,19 +102,22 @@ class LookPacingTest {
         for (int task = 0; task < 3; task++) {           // one take of 3 empties the inbox: the next look pauses
             assertTrue(worker.runOneTimedTask());
         }
-        offer(1);
+        offer(2);
         assertTrue(worker.runOneTimedTask());            // that look, inside the busy stretch of the slice
         assertTrue(pause[0] > 0, "the look paused first");
-        for (int search = 0; search < Worker.DRY_SLICE_SEARCHES && charged.get() < 0; search++) {
+        assertTrue(worker.runOneTimedTask());            // the clock look before the fifth task
+        assertTrue(ranAtCharges.contains(4),
+                () -> "the pause, 50 quanta long, ended its slice before the fifth task ran; charges came at " + ranAtCharges);
+        for (int search = 0; search < Worker.DRY_SLICE_SEARCHES; search++) {
             assertFalse(worker.runOneTimedTask(), "nothing left to run");
         }
         long elapsed = System.nanoTime() - start;
-        assertTrue(charged.get() >= 0, "the dry slice ended and was charged");
-        // The slice's busy stretches and the pause are disjoint stretches of [start, now]: charged,
+        assertEquals(5, ranAtCharges.get(ranAtCharges.size() - 1), "the last slice ended dry and was charged");
+        // The slices' busy stretches and the pause are disjoint stretches of [start, now]: charged,
         // the pause would count twice here.
         assertTrue(charged.get() + pause[0] <= elapsed,
                 () -> "charged " + charged.get() + " ns and paused " + pause[0] + " ns of " + elapsed + " ns");
-        assertEquals(4, ran.get());
+        assertEquals(5, ran.get());
     }
 
     private void offer(int tasks) {

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Timeout;
 class SliceDecisionChargeTest {
     /** How long the other thread holds the dispatcher's lock while worker 0 switches slices. */
     private static final long HOLD_NANOS = 50_000_000;
+    /** The quantum of {@link UnstartedEngine#ofTwoWorkers}. */
+    private static final long QUANTUM_NANOS = 1_000_000;
 
     private Engine engine;
     private Group first;
@@ -38,6 +40,7 @@ class SliceDecisionChargeTest {
     private Worker worker;
     private final AtomicInteger ran = new AtomicInteger();
     private final Map<Group, Long> charged = new ConcurrentHashMap<>();
+    private final Map<Group, Long> lastCharge = new ConcurrentHashMap<>();
 
     @BeforeEach
     void createGroups() {
@@ -47,7 +50,10 @@ class SliceDecisionChargeTest {
         second = dispatcher.newGroup("second", dispatcher.baseCurrency(), 100, Group.UNBOUNDED, 16);
         first.restrictTo(WorkerMask.of(2, 0));
         second.restrictTo(WorkerMask.of(2, 0));
-        dispatcher.observeSlices((group, usedNanos) -> charged.merge(group, usedNanos, Long::sum));
+        dispatcher.observeSlices((group, usedNanos) -> {
+            charged.merge(group, usedNanos, Long::sum);
+            lastCharge.put(group, usedNanos);
+        });
         worker = engine.worker(0);
     }
 
@@ -88,5 +94,46 @@ class SliceDecisionChargeTest {
         long after = end - released.get();
         assertTrue(charged.get(second) <= after,
                 () -> "second charged " + charged.get(second) + " ns, " + after + " ns after the lock was let go");
+    }
+
+    /**
+     * A join that has used its slice's quantum while another group waits charges the slice's time
+     * so far, under the lock, before it blocks ({@link Worker#joinYieldsSlice}); the wait for that
+     * lock is the pool's too, not the rest of the slice's.
+     */
+    @Test
+    void aWaitForTheLockToChargePartOfASliceIsNotChargedToTheRest() throws InterruptedException {
+        AtomicLong released = new AtomicLong();
+        boolean[] yielded = new boolean[1];
+        assertAccepted(first.offer(() -> {
+            LockSupport.parkNanos(2 * QUANTUM_NANOS);    // the task's own time: past the quantum
+            assertAccepted(second.offer(ran::incrementAndGet)); // another group waits for this worker
+            CountDownLatch held = new CountDownLatch(1);
+            Thread holder = new Thread(() -> engine.dispatcher().withLedger(ledger -> {
+                held.countDown();
+                LockSupport.parkNanos(HOLD_NANOS);
+                released.set(System.nanoTime());
+                return null;
+            }), "lock-holder");
+            holder.start();
+            try {
+                held.await();
+                yielded[0] = !worker.helpOnce(true);     // a join about to help: the quantum is used, so it charges
+                holder.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            ran.incrementAndGet();
+        }));
+        assertTrue(worker.runOneTimedTask(), "worker 0 runs the first group's task");
+        assertTrue(yielded[0], "the join would block with a spare standing in");
+        long charges = charged.get(first);
+        assertTrue(worker.runOneTimedTask(), "worker 0 switches to the second group");
+        long end = System.nanoTime();
+        assertEquals(2, ran.get());
+        assertTrue(charged.get(first) > charges, "the first slice's end was charged after the join's part");
+        long after = end - released.get();
+        assertTrue(lastCharge.get(first) <= after,
+                () -> "the first slice's end charged " + lastCharge.get(first) + " ns, " + after + " ns after the lock was let go");
     }
 }

@@ -67,8 +67,10 @@ import java.util.Map;
  *       may stand in for a worker that waits). A slice under way at the end is charged after the
  *       window, so L cannot show it: the window checks instead that the workers' time it did not
  *       charge, W times its length less the time T<sub>all</sub> charged to every group of the
- *       pool (named or not), is at most (W + 1)·L<sub>all</sub> plus 1 % for queues and 5 µs per
- *       slice for its pick and hand-off, where L<sub>all</sub> is the longest slice of any group. A
+ *       pool (named or not) and less the time the workers' paced looks gave to other threads (the
+ *       pool counts it, and charges it to no group), is at most (W + 1)·L<sub>all</sub> plus 1 %
+ *       for queues and 5 µs per slice for its pick and hand-off, where L<sub>all</sub> is the
+ *       longest slice of any group. A
  *       worker the machine took away for long, or one that idled while its group had work, leaves
  *       more uncharged. The other way,
  *       T<sub>all</sub> may exceed the workers' time only by the parts before the window of the
@@ -177,6 +179,12 @@ final class ShareWindow {
     long stealSince;
     long stolenNanos;
     /**
+     * {@code Engine.yieldedNanos()} at the start of the window, then what the workers' paced looks
+     * gave to other threads during it: no slice's time, as the pool charges none of it.
+     */
+    long yieldedSince;
+    long yieldedNanos;
+    /**
      * {@link OtherProcesses} at the start of the window, then what other processes used of this
      * process's CPUs during it; -1 where either end could not be read.
      */
@@ -262,6 +270,7 @@ final class ShareWindow {
                 dispatcher.readLedger(ledger -> {        // no slice is charged between these
                     dispatcher.observeSlices((group, used) -> recording.record(group.name(), used));
                     recording.since = System.nanoTime();
+                    recording.yieldedSince = pool.engine().yieldedNanos();
                     if (ledger.scheduler() instanceof StrideScheduler stride) {
                         recording.startStanding = readStart ? standings(stride, clients, shares, quantum) : null;
                     } else {
@@ -281,6 +290,7 @@ final class ShareWindow {
                     dispatcher.observeSlices(null);      // a window that may be replaced ends here
                 }
                 measured.wallNanos = System.nanoTime() - measured.since;
+                measured.yieldedNanos = pool.engine().yieldedNanos() - measured.yieldedSince;
                 measured.stolenNanos = HostSteal.nanosSoFar() - measured.stealSince;
                 return measured.tight();
             });
@@ -295,6 +305,7 @@ final class ShareWindow {
             if (fromNow) {
                 dispatcher.observeSlices(null);          // a window that was lengthened ends here
                 last.wallNanos = System.nanoTime() - last.since;
+                last.yieldedNanos = pool.engine().yieldedNanos() - last.yieldedSince;
             }
             return null;
         });
@@ -437,11 +448,12 @@ final class ShareWindow {
     }
 
     /**
-     * The workers' time in the window that no slice charged in it accounts for: mostly a slice still
-     * under way at its end, whose length the bounds take to be at most L.
+     * The workers' time in the window that no slice charged in it accounts for, less what their paced
+     * looks gave to other threads: mostly a slice still under way at its end, whose length the bounds
+     * take to be at most L.
      */
     long uncharged() {
-        return workers * wallNanos - chargedToAll;
+        return workers * wallNanos - chargedToAll - yieldedNanos;
     }
 
     /** How far the charged time may exceed the workers' time in the window: the slices begun before it. */
@@ -510,8 +522,9 @@ final class ShareWindow {
                     want / 1e6, allowed / 1e6, start, within ? "" : "  <-- outside"));
         }
         String message = String.format("%s (%s): %.1f ms charged in %d slices, longest %.2f ms, %.1f ms of the"
-                        + " workers' %.1f ms uncharged%n  %s", what, policy, total / 1e6, slices, longest / 1e6,
-                uncharged() / 1e6, workers * wallNanos / 1e6, String.join("\n  ", report));
+                        + " workers' %.1f ms uncharged and %.1f ms given away by their paced looks%n  %s", what, policy,
+                total / 1e6, slices, longest / 1e6, uncharged() / 1e6, workers * wallNanos / 1e6, yieldedNanos / 1e6,
+                String.join("\n  ", report));
         assertTrue(-uncharged() <= overchargeSlack(), "the pool charged its groups more time than its " + workers
                 + " workers had in the window, beyond the slices begun before it: charged time is not the CPU time"
                 + " the groups used, so no share of it says how the CPUs were divided: " + message);

@@ -1287,6 +1287,19 @@ public final class Engine extends HeaderLinePad {
         return workers[worker].tasksRun();
     }
 
+    /**
+     * The time the workers' paced looks have given to other threads so far, inside busy stretches
+     * ({@link Worker#PACED_TAKE}): time of the workers' that no slice was charged with, though a
+     * slice was open.
+     */
+    public long yieldedNanos() {
+        long sum = 0;
+        for (Worker worker : workers) {
+            sum += worker.yielded();
+        }
+        return sum;
+    }
+
     public long steals(int worker) {
         return workers[worker].steals();
     }

@@ -153,6 +153,7 @@ final class Worker implements Runnable {
     private static final VarHandle PARK_STATE;
     private static final VarHandle TASKS_RUN;
     private static final VarHandle STEALS;
+    private static final VarHandle YIELDED;
     private static final VarHandle PARKS;
 
     static {
@@ -161,6 +162,7 @@ final class Worker implements Runnable {
             PARK_STATE = lookup.findVarHandle(Worker.class, "parkState", int.class);
             TASKS_RUN = lookup.findVarHandle(Worker.class, "tasksRun", long.class);
             STEALS = lookup.findVarHandle(Worker.class, "steals", long.class);
+            YIELDED = lookup.findVarHandle(Worker.class, "yielded", long.class);
             PARKS = lookup.findVarHandle(Worker.class, "parks", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -196,6 +198,8 @@ final class Worker implements Runnable {
     private long tasksRun;
     private long steals;
     private long parks;
+    /** Time this worker's paced looks gave away inside busy stretches, in all; this worker is its only writer. */
+    private long yielded;
 
     // ---- the open slice (W4); this worker only ------------------------------------------------
     private Group slice;
@@ -725,6 +729,7 @@ final class Worker implements Runnable {
         } finally {
             long end = System.nanoTime();
             sliceYielded += end - start;
+            YIELDED.setOpaque(this, yielded + (end - start));
             burstStart = end;
         }
     }
@@ -1223,6 +1228,11 @@ final class Worker implements Runnable {
 
     long steals() {
         return (long) STEALS.getOpaque(this);
+    }
+
+    /** See {@link #yielded}: time that no slice was charged with, though the worker was in a busy stretch. */
+    long yielded() {
+        return (long) YIELDED.getOpaque(this);
     }
 
     long parks() {
